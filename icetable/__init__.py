@@ -1,0 +1,1 @@
+"""icetable: the command line that ties referee, vision, calibration and webapp together."""

@@ -1,0 +1,5 @@
+import sys
+
+from icetable.cli import main
+
+sys.exit(main())

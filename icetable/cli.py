@@ -1,0 +1,47 @@
+"""The `icetable` console script.
+
+Each subcommand lives in its own module under `icetable.commands` and exposes
+`register(subparsers)`, which adds a parser whose default `run(args) -> int` does the work.
+Modules are discovered, so adding a subcommand touches no shared file.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from icetable import commands
+
+
+class UserError(Exception):
+    """Bad input from the user: printed as one line, exit code `code`."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="icetable", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UserError as exc:
+        print(f"icetable {args.command}: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

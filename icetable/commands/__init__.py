@@ -1,0 +1,1 @@
+"""Subcommands of `icetable`, one module each (see `icetable.cli`)."""
