@@ -89,3 +89,77 @@ def verdict(events: list[dict], warnings: list[dict] | None = None) -> dict:
     """The verdict of an applied action. Each event is `{"type": ..., "text": ...}` plus
     facts; each warning is a Report warning dict (`code`, `message`, `pieces`)."""
     return {"ok": True, "events": events, "warnings": warnings or []}
+
+
+def same_choice(choice: dict, action: dict) -> bool:
+    """True when `action` names the legal `choice` (every key of the choice equal; lists and
+    tuples alike; a list of coins in any order). Extra keys of the action (a "roll") are allowed."""
+    for key, value in choice.items():
+        given = action.get(key)
+        if isinstance(given, tuple):
+            given = list(given)
+        if key == "coins" and isinstance(given, list):
+            given = sorted(given)
+        if given != value:
+            return False
+    return True
+
+
+DIE_FACES = (0, 1, 2, 3, 4, 5)
+
+
+def roll_die(action: dict, rng) -> int:
+    """The piecepack die face of an action: its explicit "roll" field (a real die rolled at the
+    table), else the match's seeded die."""
+    if "roll" not in action:
+        return rng.choice(DIE_FACES)
+    if action["roll"] not in DIE_FACES or isinstance(action["roll"], bool):
+        raise IllegalAction(f"a piecepack die shows 0 (null) to 5, not {action['roll']!r}")
+    return action["roll"]
+
+
+def event(kind: str, text: str, **facts) -> dict:
+    """One event of a verdict: a type, a sentence for people, and facts for programs."""
+    return {"type": kind, "text": text, **facts}
+
+
+class PhaseMachine:
+    """A base for matches whose state is a `phase`: `legal_actions` calls `_legal_<phase>(player)`
+    (choices without the player) and `apply` validates against it, then calls
+    `_do_<phase>(player, action) -> events`; `_compare(scene) -> warnings` checks the camera."""
+
+    phase: str
+    players: list[str]
+
+    def legal_actions(self, player: str) -> list[dict]:
+        if player not in self.to_act():
+            return []
+        return [{"player": player, **a} for a in getattr(self, f"_legal_{self.phase}")(player)]
+
+    def apply(self, action: dict, scene: Scene | None = None) -> dict:
+        player, kind = check_action(action, self.players)
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        if player not in self.to_act():
+            raise IllegalAction(f"not {player}'s turn: waiting for {', '.join(self.to_act())} ({self.phase})")
+        legal = self.legal_actions(player)
+        if not any(same_choice(choice, action) for choice in legal):
+            raise IllegalAction(self._reason(action, legal))
+        events = getattr(self, f"_do_{self.phase}")(player, action)
+        return verdict(events, self._compare(scene) if scene is not None else [])
+
+    def _reason(self, action: dict, legal: list[dict]) -> str:
+        """Why an action is not among the legal choices, one line."""
+        kinds = sorted({c["type"] for c in legal})
+        if action["type"] not in kinds:
+            return f"{action['type']!r} is not allowed now (phase {self.phase}: {', '.join(kinds)})"
+        what = {k: v for k, v in action.items() if k not in ("player", "type")}
+        return f"{action['type']} {what} is not a legal choice now"
+
+    def _compare(self, scene: Scene) -> list[dict]:
+        return []
+
+    def clockwise(self, start: str) -> list[str]:
+        """The players in seating order beginning with `start`."""
+        i = self.players.index(start)
+        return self.players[i:] + self.players[:i]

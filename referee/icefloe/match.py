@@ -12,12 +12,12 @@ from typing import ClassVar
 
 from referee.icefloe.board import (POINTS, SIZES, SUITS, destinations, move_pyramid,
                                    pyramid_id, slides, standard_board, tile_id, tile_name)
+from referee.icefloe.scene import board_to_scene, compare_with_scene
 from referee.icefloe.votes import COIN_WEIGHT, Vote
-from referee.match import IllegalAction, check_action, verdict
+from referee.match import DIE_FACES, PhaseMachine, event, roll_die
 from referee.options import make
 from referee.scene import Scene
 
-DIE_FACES = (0, 1, 2, 3, 4, 5)
 COIN_SETS = (["ace"], ["two"], ["ace", "two"])
 
 
@@ -33,7 +33,7 @@ class IceFloeOptions:
                                "lost_all_ends": ("at_once", "end_of_round")}
 
 
-class IceFloeMatch:
+class IceFloeMatch(PhaseMachine):
     """One game of IceFloe between 3 or 4 suits, listed clockwise."""
 
     game = "icefloe"
@@ -73,24 +73,6 @@ class IceFloeMatch:
             return [self.torch]
         return self.queue[:1]
 
-    def legal_actions(self, player: str) -> list[dict]:
-        if player not in self.to_act():
-            return []
-        return [{"player": player, **a} for a in getattr(self, f"_legal_{self.phase}")(player)]
-
-    def apply(self, action: dict, scene: Scene | None = None) -> dict:
-        player, kind = check_action(action, self.players)
-        if self.phase == "over":
-            raise IllegalAction("the game is over")
-        if player not in self.to_act():
-            raise IllegalAction(f"not {player}'s turn: waiting for {', '.join(self.to_act())} ({self.phase})")
-        legal = self.legal_actions(player)
-        if not any(_matches(choice, action) for choice in legal):
-            raise IllegalAction(self._reason(action, legal))
-        events = getattr(self, f"_do_{self.phase}")(player, action)
-        warnings = self._compare(scene) if scene is not None else []
-        return verdict(events, warnings)
-
     def view(self, player: str | None = None) -> dict:
         board = {"tiles": {t: {"cell": list(c), "suit": self.board.faces[t][0], "rank": self.board.faces[t][1]}
                            for t, c in sorted(self.board.tiles.items())},
@@ -129,9 +111,9 @@ class IceFloeMatch:
         return [{"type": "roll"}]
 
     def _do_rolloff(self, player, action):
-        roll = _die(action, self.rng)
+        roll = roll_die(action, self.rng)
         self.rolls[player] = roll
-        events = [_event("roll", f"{player} rolls {roll}", player=player, roll=roll)]
+        events = [event("roll", f"{player} rolls {roll}", player=player, roll=roll)]
         if self.to_act():
             return events
         top = max(self.rolls.values())
@@ -139,11 +121,11 @@ class IceFloeMatch:
         self.rolling = [p for p in self.rolling if self.rolls[p] == top]
         self.rolls = {}
         if len(self.rolling) > 1:
-            return events + [_event("reroll", f"tie at {top}: {', '.join(self.rolling)} roll again")]
+            return events + [event("reroll", f"tie at {top}: {', '.join(self.rolling)} roll again")]
         self.first = self.rolling[0]
         self.torch = self.first
-        self.phase, self.queue = "place", [p for _ in SIZES for p in self._clockwise(self.first)]
-        return events + [_event("first_player", f"{self.first} wins the roll and holds the torch",
+        self.phase, self.queue = "place", [p for _ in SIZES for p in self.clockwise(self.first)]
+        return events + [event("first_player", f"{self.first} wins the roll and holds the torch",
                                 player=self.first)]
 
     def _legal_place(self, player):
@@ -154,7 +136,7 @@ class IceFloeMatch:
         pid = pyramid_id(player, action["size"])
         self.board.pyramids[pid] = action["tile"]
         self.queue.pop(0)
-        events = [_event("place", f"{player} places {action['size']} on the {self._tname(action['tile'])}",
+        events = [event("place", f"{player} places {action['size']} on the {self._tname(action['tile'])}",
                          pyramid=pid, tile=action["tile"])]
         if not self.queue:
             events += self._start_round()
@@ -172,18 +154,18 @@ class IceFloeMatch:
     def _do_move(self, player, action):
         self.queue.pop(0)
         if action["type"] == "pass":
-            events = [_event("pass", f"{player} cannot move and passes", player=player)]
+            events = [event("pass", f"{player} cannot move and passes", player=player)]
         elif action["type"] == "slide":
             tid, to = action["tile"], tuple(action["to"])
             self.board.tiles[tid] = to
-            events = [_event("slide", f"{player} slides the {self._tname(tid)} to {list(to)}", tile=tid, to=list(to))]
+            events = [event("slide", f"{player} slides the {self._tname(tid)} to {list(to)}", tile=tid, to=list(to))]
         else:
             pid, to = action["pyramid"], tuple(action["to"])
             tid = self.board.at()[to]
             lost = move_pyramid(self.board, pid, to)
-            events = [_event("move", f"{player} moves {pid} to {list(to)}", pyramid=pid, to=list(to))]
+            events = [event("move", f"{player} moves {pid} to {list(to)}", pyramid=pid, to=list(to))]
             if lost:
-                events.append(_event("crack", f"the {self._tname(tid)} cracks under more than 5: "
+                events.append(event("crack", f"the {self._tname(tid)} cracks under more than 5: "
                                      f"{', '.join(lost)} fall in", tile=tid, pyramids=lost))
                 self.current.setdefault("lost", []).extend(lost)
         if self._lost_all() and self.options.lost_all_ends == "at_once":
@@ -197,7 +179,7 @@ class IceFloeMatch:
     # ---- votes ----------------------------------------------------------------------------
     def _start_vote(self, stage, valid):
         self.phase, self.vote = "vote", Vote(stage, valid)
-        return [_event("vote_open", f"vote on the {stage} of the tile to remove", stage=stage)]
+        return [event("vote_open", f"vote on the {stage} of the tile to remove", stage=stage)]
 
     def _legal_vote(self, player):
         choices = DIE_FACES if self.vote.stage == "number" else SUITS
@@ -205,14 +187,14 @@ class IceFloeMatch:
 
     def _do_vote(self, player, action):
         self.vote.ballots[player] = action["value"]
-        events = [_event("voted", f"{player} has voted", player=player)]
+        events = [event("voted", f"{player} has voted", player=player)]
         if self.to_act():
             return events
         shown = ", ".join(f"{p} {self.vote.ballots[p]}" for p in self.players)
-        events.append(_event("reveal", f"{self.vote.stage} ballots: {shown}" +
+        events.append(event("reveal", f"{self.vote.stage} ballots: {shown}" +
                              (f" (void: {', '.join(self.vote.void())})" if self.vote.void() else ""),
                              stage=self.vote.stage, ballots=dict(self.vote.ballots), void=self.vote.void()))
-        holders = [p for p in self._clockwise(self.torch) if self.coins[p]]
+        holders = [p for p in self.clockwise(self.torch) if self.coins[p]]
         if len(self.vote.voted_options()) < 2 or not holders:
             return events + self._resolve()
         self.phase, self.queue, self.passed = "coins", holders[:1], set()
@@ -226,7 +208,7 @@ class IceFloeMatch:
     def _do_coins(self, player, action):
         if action["type"] == "pass":
             self.passed.add(player)
-            events = [_event("pass", f"{player} adds no coin", player=player)]
+            events = [event("pass", f"{player} adds no coin", player=player)]
         else:
             coins = sorted(action["coins"])
             for c in coins:
@@ -234,9 +216,9 @@ class IceFloeMatch:
             self.vote.coins.append({"player": player, "coins": coins, "value": action["value"]})
             self.passed = set()
             weight = sum(COIN_WEIGHT[c] for c in coins)
-            events = [_event("coins", f"{player} adds {' and '.join(coins)} (+{weight}) to {action['value']}",
+            events = [event("coins", f"{player} adds {' and '.join(coins)} (+{weight}) to {action['value']}",
                              player=player, coins=coins, value=action["value"])]
-        after = self._clockwise(player)[1:] + [player]
+        after = self.clockwise(player)[1:] + [player]
         nxt = [p for p in after if self.coins[p] and p not in self.passed]
         if not nxt:
             return events + self._resolve()
@@ -249,10 +231,10 @@ class IceFloeMatch:
             return self._decided(leaders[0])
         if not leaders and self.options.all_void == "no_removal":
             self._close_vote()
-            return [_event("no_removal", "every ballot is void: no tile is removed")] + self._after_removal()
+            return [event("no_removal", "every ballot is void: no tile is removed")] + self._after_removal()
         self.phase, self.tie_options = "tie", leaders or list(self.vote.valid)
         why = "tie" if leaders else "every ballot is void"
-        return [_event("tie", f"{why}: the Torch Bearer {self.torch} chooses among "
+        return [event("tie", f"{why}: the Torch Bearer {self.torch} chooses among "
                        f"{', '.join(map(str, self.tie_options))}", options=list(self.tie_options))]
 
     def _legal_tie(self, player):
@@ -260,7 +242,7 @@ class IceFloeMatch:
 
     def _do_tie(self, player, action):
         self.vote.tie_break = True
-        return [_event("tie_break", f"{player} breaks the tie: {action['value']}", value=action["value"])] + \
+        return [event("tie_break", f"{player} breaks the tie: {action['value']}", value=action["value"])] + \
             self._decided(action["value"])
 
     def _close_vote(self):
@@ -271,14 +253,14 @@ class IceFloeMatch:
         self.vote.result = value
         stage = self.vote.stage
         self._close_vote()
-        events = [_event("result", f"{stage}: {value}", stage=stage, value=value)]
+        events = [event("result", f"{stage}: {value}", stage=stage, value=value)]
         if stage == "number":
             return events + self._start_vote("suit", tuple(s for s, r in self._faces() if r == value))
         tid = tile_id(value, self.current["number"]["result"])
         lost = self.board.remove_tile(tid)
         self.current["removed"] = tid
         self.current.setdefault("lost", []).extend(lost)
-        events.append(_event("remove", f"{self.torch} blows up the {self._tname(tid)}" +
+        events.append(event("remove", f"{self.torch} blows up the {self._tname(tid)}" +
                              (f": {', '.join(lost)} fall in" if lost else ""), tile=tid, pyramids=lost))
         if self._lost_all() and self.options.lost_all_ends == "at_once":
             return events + self._end_game("a player has lost all his pyramids")
@@ -293,19 +275,19 @@ class IceFloeMatch:
 
     def _do_extra(self, player, action):
         if action["type"] == "pass":
-            events = [_event("pass", f"{player} removes no empty tile", player=player)]
+            events = [event("pass", f"{player} removes no empty tile", player=player)]
         else:
             self.board.remove_tile(action["tile"])
             self.current["extra"] = action["tile"]
-            events = [_event("remove_empty", f"{player} also blows up the empty {self._tname(action['tile'])}",
+            events = [event("remove_empty", f"{player} also blows up the empty {self._tname(action['tile'])}",
                              tile=action["tile"])]
         return events + self._after_removal()
 
     def _after_removal(self):
         if self.round > len(self.players):
-            self.phase, self.queue = "pick", self._clockwise(self.torch)
+            self.phase, self.queue = "pick", self.clockwise(self.torch)
             self.current["picks"], self.current["points"] = {}, {p: 0 for p in self.players}
-            return [_event("scoring", "scoring: each player picks a tile")]
+            return [event("scoring", "scoring: each player picks a tile")]
         return self._end_round()
 
     def _legal_pick(self, player):
@@ -323,15 +305,15 @@ class IceFloeMatch:
             self.running[suit] += points
             self.current["points"][suit] += points
         text = ", ".join(f"{s} +{n}" for s, n in gained.items()) or "nobody scores"
-        events = [_event("pick", f"{player} picks the {self._tname(tid)}: {text}", tile=tid, points=gained)]
+        events = [event("pick", f"{player} picks the {self._tname(tid)}: {text}", tile=tid, points=gained)]
         return events + (self._end_round() if not self.queue else [])
 
     def _start_round(self):
         self.round += 1
-        self.torch = self._clockwise(self.first)[(self.round - 1) % len(self.players)]
+        self.torch = self.clockwise(self.first)[(self.round - 1) % len(self.players)]
         self.current = {"round": self.round, "torch_bearer": self.torch}
-        self.phase, self.queue = "move", self._clockwise(self.torch)
-        return [_event("round", f"round {self.round}: {self.torch} holds the torch",
+        self.phase, self.queue = "move", self.clockwise(self.torch)
+        return [event("round", f"round {self.round}: {self.torch} holds the torch",
                        round=self.round, torch_bearer=self.torch)]
 
     def _end_round(self):
@@ -354,13 +336,13 @@ class IceFloeMatch:
         totals = self.scores()
         top = max(totals.values())
         tied = [p for p in self.players if totals[p] == top]
-        events = [_event("game_over", f"game over ({reason}); final count " +
+        events = [event("game_over", f"game over ({reason}); final count " +
                          ", ".join(f"{p} +{self.final[p]}" for p in self.players),
                          final_count=dict(self.final), scores=totals)]
         if len(tied) == 1:
             return events + self._crown(tied)
         self.phase, self.tie_options = "final_tie", tied
-        return events + [_event("final_tie", f"tie between {', '.join(tied)}: the Torch Bearer "
+        return events + [event("final_tie", f"tie between {', '.join(tied)}: the Torch Bearer "
                                 f"{self.torch} decides", options=tied)]
 
     def _legal_final_tie(self, player):
@@ -372,14 +354,10 @@ class IceFloeMatch:
 
     def _crown(self, winners):
         self.phase, self.winners, self.queue = "over", winners, []
-        return [_event("winner", ("shared victory: " if len(winners) > 1 else "winner: ") + ", ".join(winners),
+        return [event("winner", ("shared victory: " if len(winners) > 1 else "winner: ") + ", ".join(winners),
                        winners=winners)]
 
     # ---- helpers --------------------------------------------------------------------------
-    def _clockwise(self, start: str) -> list[str]:
-        i = self.players.index(start)
-        return self.players[i:] + self.players[:i]
-
     def _faces(self):
         return sorted(self.board.faces[t] for t in self.board.tiles)
 
@@ -387,45 +365,14 @@ class IceFloeMatch:
         return tile_name(self.board.faces[tid])
 
     def _reason(self, action: dict, legal: list[dict]) -> str:
-        kinds = sorted({c["type"] for c in legal})
-        if action["type"] not in kinds:
-            return f"{action['type']!r} is not allowed now (phase {self.phase}: {', '.join(kinds)})"
-        what = {k: v for k, v in action.items() if k not in ("player", "type")}
         if action["type"] == "move" and action.get("pyramid") not in self.board.owned(action["player"]):
             return f"{action.get('pyramid')!r} is not a pyramid of {action['player']} on the board"
-        return f"{action['type']} {what} is not a legal choice now"
+        return super()._reason(action, legal)
 
     def _compare(self, scene: Scene) -> list[dict]:
-        from referee.icefloe.scene import compare_with_scene
         return compare_with_scene(self.board, scene)
 
     def scene(self) -> Scene:
         """The table as a scene (tiles and pyramids at their cells' centres)."""
-        from referee.icefloe.scene import board_to_scene
         return board_to_scene(self.board, {"players": self.players, "round": self.round})
 
-
-def _matches(choice: dict, action: dict) -> bool:
-    """True when `action` names the same choice (lists compared as lists, coin sets unordered)."""
-    for key, value in choice.items():
-        given = action.get(key)
-        if key == "coins" and isinstance(given, list):
-            given = sorted(given)
-        if isinstance(given, tuple):
-            given = list(given)
-        if given != value:
-            return False
-    return True
-
-
-def _die(action: dict, rng: random.Random) -> int:
-    """The die face of a roll action: its explicit "roll" field, else the match's seeded die."""
-    if "roll" not in action:
-        return rng.choice(DIE_FACES)
-    if action["roll"] not in DIE_FACES or isinstance(action["roll"], bool):
-        raise IllegalAction(f"a piecepack die shows 0 (null) to 5, not {action['roll']!r}")
-    return action["roll"]
-
-
-def _event(kind: str, text: str, **facts) -> dict:
-    return {"type": kind, "text": text, **facts}
