@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -67,6 +68,43 @@ def footprint(piece: Piece, dims: Dimensions = DEFAULT) -> BaseGeometry:
         return rectangle(piece.x, piece.y, piece.width, piece.height, piece.angle)
     diameter = {"coin": dims.coin, "pawn": dims.pawn, "chit": dims.chit}[piece.type]
     return Point(piece.x, piece.y).buffer(diameter / 2, quad_segs=16)
+
+
+def footprints(pieces, dims: Dimensions = DEFAULT) -> np.ndarray:
+    """Footprints of many pieces at once (vectorised for Looney pyramids), as an object array."""
+    out = np.empty(len(pieces), dtype=object)
+    groups: dict[str, list[int]] = {"lying": [], "standing": []}
+    for i, p in enumerate(pieces):
+        if p.type == "pyramid":
+            groups["lying" if p.pose == "lying" else "standing"].append(i)
+        else:
+            out[i] = footprint(p, dims)
+    if groups["lying"]:
+        out[groups["lying"]] = _triangles([pieces[i] for i in groups["lying"]], dims)
+    if groups["standing"]:
+        out[groups["standing"]] = _squares([pieces[i] for i in groups["standing"]], dims)
+    return out
+
+
+def _triangles(pieces, dims: Dimensions) -> np.ndarray:
+    tip = np.array([(p.x, p.y) for p in pieces])
+    rad = np.radians([p.heading for p in pieces])
+    u = np.column_stack([np.cos(rad), np.sin(rad)])
+    v = np.column_stack([-u[:, 1], u[:, 0]])
+    length = np.array([dims.looney_lying_length[p.size] for p in pieces])[:, None]
+    half = np.array([dims.looney_base[p.size] / 2 for p in pieces])[:, None]
+    back = tip - u * length
+    return shapely.polygons(np.stack([tip, back + v * half, back - v * half], axis=1))
+
+
+def _squares(pieces, dims: Dimensions) -> np.ndarray:
+    centre = np.array([(p.x, p.y) for p in pieces])
+    rad = np.radians([p.angle or 0.0 for p in pieces])
+    u = np.column_stack([np.cos(rad), np.sin(rad)])
+    v = np.column_stack([-u[:, 1], u[:, 0]])
+    half = np.array([dims.looney_base[p.size] / 2 for p in pieces])[:, None]
+    corners = [centre + (sx * u + sy * v) * half for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    return shapely.polygons(np.stack(corners, axis=1))
 
 
 def lying_length(piece: Piece, dims: Dimensions = DEFAULT) -> float:

@@ -9,7 +9,7 @@ import shapely
 from shapely.geometry import Point
 
 from referee.dimensions import Dimensions
-from referee.geometry import footprint
+from referee.geometry import footprints
 from referee.icehouse.options import IcehouseOptions
 from referee.icehouse.pointing import aim_all
 from referee.scene import Piece, Scene
@@ -69,7 +69,7 @@ class Board:
 def judge(scene: Scene, dims: Dimensions, opts: IcehouseOptions) -> Board:
     """Judge every attack and defence of the scene."""
     pieces = list(scene.pieces)
-    polys = np.array([footprint(p, dims) for p in pieces], dtype=object)
+    polys = footprints(pieces, dims)
     lying = [i for i, p in enumerate(pieces) if p.type == "pyramid" and not p.standing]
     tips = np.array([[pieces[i].x, pieces[i].y] for i in lying], dtype=float).reshape(-1, 2)
     headings = np.array([pieces[i].heading for i in lying], dtype=float)

@@ -15,6 +15,8 @@ from referee.icehouse.options import IcehouseOptions
 
 # How far a ray reaches when the scene has no play area (mm).
 UNBOUNDED = 10_000.0
+# Rays are first searched this far (mm); only those that meet nothing are searched to the edge.
+NEAR = 80.0
 
 
 @dataclass(frozen=True)
@@ -47,18 +49,28 @@ def ray_length(x: float, y: float, heading: float, area: tuple[float, float] | N
 
 
 def aim_all(tips: np.ndarray, headings: np.ndarray, own: np.ndarray, footprints: np.ndarray,
-            area: tuple[float, float] | None, opts: IcehouseOptions,
-            tree: shapely.STRtree | None = None) -> list[Aim]:
+            area: tuple[float, float] | None, opts: IcehouseOptions) -> list[Aim]:
     """The aim of each ray. `own[i]` is the index of ray i's own piece in `footprints`."""
-    n = len(tips)
-    if n == 0:
+    if len(tips) == 0:
         return []
     rad = np.radians(headings)
     direction = np.column_stack([np.cos(rad), np.sin(rad)])
     lengths = np.array([ray_length(x, y, h, area) for (x, y), h in zip(tips, headings)])
+    tree = shapely.STRtree(footprints)
+    aims = _aim(tips, direction, np.minimum(lengths, NEAR), own, footprints, tree, opts)
+    # A hit close to the end of a short ray might tie with a piece just beyond it.
+    again = [i for i, a in enumerate(aims)
+             if lengths[i] > NEAR and (a.distance is None or a.distance > NEAR - 2 * opts.line_tolerance)]
+    if again:
+        far = _aim(tips[again], direction[again], lengths[again], own[again], footprints, tree, opts)
+        for i, aim in zip(again, far):
+            aims[i] = aim
+    return aims
+
+
+def _aim(tips, direction, lengths, own, footprints, tree, opts) -> list[Aim]:
     ends = tips + direction * lengths[:, None]
     rays = shapely.linestrings(np.stack([tips, ends], axis=1))
-    tree = tree or shapely.STRtree(footprints)
     ray_idx, piece_idx = tree.query(rays, predicate="dwithin", distance=opts.line_tolerance)
     keep = piece_idx != own[ray_idx]
     ray_idx, piece_idx = ray_idx[keep], piece_idx[keep]
@@ -67,7 +79,11 @@ def aim_all(tips: np.ndarray, headings: np.ndarray, own: np.ndarray, footprints:
     if opts.graze == "passes":
         solid = chord >= opts.graze_chord
         ray_idx, piece_idx, entry, chord = ray_idx[solid], piece_idx[solid], entry[solid], chord[solid]
-    return [_first_hit(i, ray_idx, piece_idx, entry, chord, opts) for i in range(n)]
+    order = np.argsort(ray_idx, kind="stable")
+    ray_idx, piece_idx, entry, chord = ray_idx[order], piece_idx[order], entry[order], chord[order]
+    starts = np.searchsorted(ray_idx, np.arange(len(tips) + 1))
+    return [_first_hit(piece_idx[a:b], entry[a:b], chord[a:b], opts)
+            for a, b in zip(starts[:-1], starts[1:])]
 
 
 def _entries(rays, polys, tips, direction, tol):
@@ -82,16 +98,14 @@ def _entries(rays, polys, tips, direction, tol):
     return np.maximum(entry, 0.0), chord
 
 
-def _first_hit(i, ray_idx, piece_idx, entry, chord, opts) -> Aim:
-    mine = np.nonzero(ray_idx == i)[0]
-    mine = mine[np.isfinite(entry[mine])]
-    if len(mine) == 0:
+def _first_hit(piece_idx, entry, chord, opts) -> Aim:
+    found = np.isfinite(entry)
+    if not found.any():
         return Aim(None, None)
-    nearest = entry[mine].min()
-    tied = mine[entry[mine] <= nearest + opts.line_tolerance]
+    nearest = entry[found].min()
+    tied = np.nonzero(found & (entry <= nearest + opts.line_tolerance))[0]
     if len(tied) == 1:
         return Aim(int(piece_idx[tied[0]]), float(nearest))
     if opts.seam == "deeper":
-        best = tied[np.argmax(chord[tied])]
-        return Aim(int(piece_idx[best]), float(nearest))
+        return Aim(int(piece_idx[tied[np.argmax(chord[tied])]]), float(nearest))
     return Aim(None, float(nearest), tuple(sorted(int(piece_idx[k]) for k in tied)))
