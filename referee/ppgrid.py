@@ -54,16 +54,36 @@ class Grid:
         return self.centre((col - 0.5) / 2, (row - 0.5) / 2)
 
 
-def fit_grid(points: list[tuple[float, float, float | None]], pitch: float) -> Grid:
-    """The grid through tile centres `(x, y, angle or None)`, cell (0, 0) at the top-left tile."""
+def fit_grid(points: list[tuple[float, float, float | None]], pitch: float,
+             origin: tuple[float, float] | None = None) -> Grid:
+    """The grid through tile centres `(x, y, angle or None)`. Cell (0, 0) is the cell whose
+    top-left corner is nearest `origin` (the 5x5 grid's corner, when the scene knows it),
+    else the top-left tile's column and row."""
     angle = _grid_angle(points, pitch)
     probe = Grid(angle, 0.0, 0.0, pitch)
     local = [probe.local(x, y) for x, y, _ in points]
     u_off = _phase([u for u, _ in local], pitch)
     v_off = _phase([v for _, v in local], pitch)
+    if origin is not None:
+        ou, ov = probe.local(*origin)
+        return Grid(angle, _snap(u_off, ou + pitch / 2, pitch), _snap(v_off, ov + pitch / 2, pitch), pitch)
     cols = [round((u - u_off) / pitch) for u, _ in local]
     rows = [round((v - v_off) / pitch) for _, v in local]
     return Grid(angle, u_off + min(cols) * pitch, v_off + min(rows) * pitch, pitch)
+
+
+def _snap(phase: float, near: float, pitch: float) -> float:
+    """The value `phase + k * pitch` nearest `near`."""
+    return phase + round((near - phase) / pitch) * pitch
+
+
+def scene_grid(scene, pitch: float) -> Grid:
+    """The grid of a scene's tiles; `state.grid_origin` [x, y], when present, fixes cell (0, 0)."""
+    tiles = scene.of_type("tile")
+    if not tiles:
+        return Grid(0.0, 0.0, 0.0, pitch)
+    origin = scene.state.get("grid_origin")
+    return fit_grid([(t.x, t.y, t.angle) for t in tiles], pitch, tuple(origin) if origin else None)
 
 
 def _circular_mean(angles_rad: list[float]) -> float:

@@ -6,7 +6,7 @@ from collections import Counter
 from referee.dimensions import DEFAULT, Dimensions
 from referee.icefloe.board import (GRID, MAX_WEIGHT, POINTS, Board, destinations, move_pyramid,
                                    pyramid_id, slides, tile_id, tile_name)
-from referee.ppgrid import Grid, fit_grid, on_tile
+from referee.ppgrid import Grid, on_tile, scene_grid
 from referee.report import Report, Warning
 from referee.scene import Piece, Scene
 
@@ -19,7 +19,7 @@ def board_from_scene(scene: Scene, dims: Dimensions = DEFAULT, grid: Grid | None
     """(board keyed by scene ids, grid, ids of pyramids in the water)."""
     tiles = scene.of_type("tile")
     if grid is None:
-        grid = fit_grid([(t.x, t.y, t.angle) for t in tiles], dims.tile) if tiles else Grid(0, 0, 0, dims.tile)
+        grid = scene_grid(scene, dims.tile)
     board = Board(faces={t.id: (t.suit, t.rank) for t in tiles},
                   kinds={p.id: (p.suit, p.size) for p in scene.of_type("pp_pyramid")})
     board.tiles = {t.id: grid.cell(t.x, t.y) for t in tiles}
@@ -105,7 +105,7 @@ def board_to_scene(board: Board, state: dict | None = None, dims: Dimensions = D
             pieces.append(Piece(pid, "pp_pyramid", x + dx * side, y + dy * side, suit=suit_p, size=size,
                                 pose="standing"))
     extent = 2 * MARGIN + GRID * side
-    return Scene("icefloe", tuple(pieces), (extent, extent), state=dict(state or {}))
+    return Scene("icefloe", tuple(pieces), (extent, extent), state={"grid_origin": [MARGIN, MARGIN], **(state or {})})
 
 
 def _aligned(board: Board, reference: Board) -> Board:
