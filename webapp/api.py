@@ -1,0 +1,200 @@
+"""Player routes: create a table, join it, read the state, act, roll dice, export the sheet."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+import sqlite3
+import unicodedata
+
+from flask import Blueprint, abort, current_app, jsonify, make_response, request
+
+from referee.match import IllegalAction
+from webapp import games as game_rules
+from webapp import store
+from webapp.db import get_db, write
+from webapp.security import HOST_COOKIE, PLAYER_COOKIE, current_player, is_host, json_body, set_cookie
+from webapp.state import player_dict, snapshot
+
+bp = Blueprint("api", __name__)
+NAME_MAX = 20
+
+
+def app_games() -> game_rules.Games:
+    return current_app.extensions["icetable"].games
+
+
+def table_or_404(code: str):
+    table = store.table_by_code(get_db(), code)
+    if table is None:
+        abort(404, f"no table {code.upper()!r}")
+    return table
+
+
+def game_or_409(table):
+    game = store.current_game(get_db(), table["id"])
+    if game is None:
+        abort(409, "no game has started at this table")
+    return game
+
+
+@bp.post("/tables")
+def create_table():
+    data = json_body()
+    game = data.get("game")
+    if game not in game_rules.SIDES:
+        abort(400, f"game must be one of {', '.join(game_rules.SIDES)}")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        abort(400, "options must be a JSON object")
+    if "timer_minutes" in options:
+        minutes = options["timer_minutes"]
+        if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0.05 <= minutes <= 120:
+            abort(400, "timer_minutes must be a number of minutes between 0.05 and 120")
+    try:
+        game_rules.make_match(game, list(game_rules.SIDES[game][:4]), 0, options)
+    except ValueError as exc:
+        abort(400, str(exc))
+    db = get_db()
+    with write(db):
+        table, host_token = store.create_table(db, game, options)
+    response = jsonify(code=table["code"], table_url=f"/t/{table['code']}/table",
+                       join_url=f"/t/{table['code']}")
+    set_cookie(response, HOST_COOKIE.format(code=table["code"]), host_token, table["code"])
+    return response, 201
+
+
+def clean_name(raw) -> str:
+    if not isinstance(raw, str):
+        abort(400, "name must be text")
+    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+        abort(400, f"name must be 1 to {NAME_MAX} printable characters")
+    return name
+
+
+@bp.post("/t/<code>/join")
+def join(code: str):
+    table = table_or_404(code)
+    db = get_db()
+    me = current_player(db, table)
+    if me is not None:                       # a phone that comes back is the same player
+        return jsonify(player=player_dict(me), rejoined=True)
+    data = json_body()
+    name, side = clean_name(data.get("name")), data.get("side")
+    if side not in game_rules.SIDES[table["game"]]:
+        abort(400, f"side must be one of {', '.join(game_rules.SIDES[table['game']])}")
+    try:
+        with write(db):
+            first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(db, table["id"]))
+            player, token = store.add_player(db, table["id"], name, side, first)
+            event_id = store.add_event(db, table["id"], "joined", player_dict(player))
+    except sqlite3.IntegrityError:
+        abort(409, f"{side} or the name {name!r} is already taken at this table")
+    app_games().publish(table["id"], event_id)
+    response = jsonify(player=player_dict(player), rejoined=False)
+    set_cookie(response, PLAYER_COOKIE.format(code=table["code"]), token, table["code"])
+    return response, 201
+
+
+@bp.get("/t/<code>/state")
+def state(code: str):
+    table = table_or_404(code)
+    db = get_db()
+    app_games().fire_due_timers(db)
+    me = current_player(db, table)
+    return jsonify(snapshot(db, app_games(), table, me, is_host(db, table, me)))
+
+
+@bp.post("/t/<code>/act")
+def act(code: str):
+    """A player's action, as one of the closed choices the match offers him now."""
+    table = table_or_404(code)
+    db = get_db()
+    app_games().fire_due_timers(db)
+    me = current_player(db, table)
+    if me is None:
+        abort(403, "join the table first")
+    action = json_body()
+    if action.get("player", me["side"]) != me["side"]:
+        abort(403, "you can only act for yourself")
+    action = {**action, "player": me["side"]}
+    game = game_or_409(table)
+    session = app_games().session(db, game, table)
+    if action not in session.match.legal_actions(me["side"]):
+        abort(409, "that is not one of your choices now")
+    if table["game"] == "icehouse":
+        action = resolve_call(db, table, session.match, action)
+    try:
+        result = app_games().perform(db, table, game, action)
+    except IllegalAction as exc:
+        abort(409, str(exc))
+    return jsonify(ok=True, events=result.get("events", []))
+
+
+def resolve_call(db, table, match, action: dict) -> dict:
+    """An icehouse call judged on the latest scene, if the camera posted one."""
+    scene, _ = store.latest_scene(db, table["id"])
+    if scene is None:
+        return action
+    from referee.icehouse import call
+    from referee.scene import scene_from_dict
+    outcome = call(scene_from_dict(game_rules.icehouse_scene(scene, match), "scene"),
+                   action["player"], options=game_rules.table_rules(table))
+    return {**action, "outcome": {"kind": outcome.kind, "icehoused": list(outcome.icehoused),
+                                  "message": outcome.message}}
+
+
+@bp.post("/t/<code>/dice")
+def roll_die(code: str):
+    """A virtual piecepack die (null, ace, 2-5), rolled on the server and shown to everyone."""
+    table = table_or_404(code)
+    db = get_db()
+    me = current_player(db, table)
+    if me is None and not is_host(db, table):
+        abort(403, "join the table first")
+    face = secrets.choice(game_rules.DIE_FACES)
+    who = {"name": me["name"], "side": me["side"]} if me else {"name": "host", "side": None}
+    with write(db):
+        event_id = store.add_event(db, table["id"], "dice", {**who, "face": face})
+    app_games().publish(table["id"], event_id)
+    return jsonify(face=face)
+
+
+def sheet(table, number: int | None):
+    """(game row, score-sheet rows, totals) of game `number` (default: the latest)."""
+    db = get_db()
+    game = store.game_by_number(db, table["id"], number) if number else store.current_game(db, table["id"])
+    if game is None:
+        abort(404, "no such game at this table")
+    totals = app_games().session(db, game, table).scores()
+    return game, store.ledger(db, game["id"]), totals
+
+
+@bp.get("/t/<code>/export.json")
+def export_json(code: str):
+    table = table_or_404(code)
+    game, rows, totals = sheet(table, request.args.get("game", type=int))
+    response = jsonify(table=table["code"], game=table["game"], number=game["number"],
+                       status=game["status"], players=json.loads(game["players"]),
+                       rows=rows, totals=totals)
+    response.headers["Content-Disposition"] = f"attachment; filename={table['code']}-{game['number']}.json"
+    return response
+
+
+@bp.get("/t/<code>/export.csv")
+def export_csv(code: str):
+    table = table_or_404(code)
+    game, rows, totals = sheet(table, request.args.get("game", type=int))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "player", "points", "source", "reason"])
+    for row in rows:
+        writer.writerow([row["round"], row["side"], row["points"], row["source"], row["reason"]])
+    for side, total in totals.items():
+        writer.writerow(["total", side, total, "", ""])
+    response = make_response(out.getvalue())
+    response.mimetype = "text/csv"
+    response.headers["Content-Disposition"] = f"attachment; filename={table['code']}-{game['number']}.csv"
+    return response

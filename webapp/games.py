@@ -1,0 +1,230 @@
+"""Games in play: matches rebuilt from the stored actions, and every change that goes through them.
+
+Each table has a lock; an action is validated by the match (IllegalAction leaves it unchanged),
+then stored with its score-sheet rows and its public event in one write transaction. If the
+write fails the cached match is dropped and rebuilt from the store, which stays the truth.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+from collections import Counter
+
+from referee.match import IllegalAction, new_match
+from webapp import store
+from webapp.db import write
+from webapp.icehouse import IcehouseGame
+
+SIDES = {
+    "icefloe": ("suns", "moons", "crowns", "arms"),
+    "iceberg": ("suns", "moons", "crowns", "arms"),
+    "icepirates": ("red", "yellow", "blue", "green", "black", "purple", "orange", "clear", "cyan",
+                   "white"),
+    "icehouse": ("red", "yellow", "blue", "green", "black", "purple", "orange", "clear", "cyan",
+                 "white"),
+}
+DIE_FACES = ("null", "ace", "2", "3", "4", "5")
+TIMER_MINUTES = 10.0        # Icehouse: the tournament standard ("10 minutes")
+TIMER_SPREAD = 0.25         # the deadline is drawn in [1 - spread, 1 + spread] x the minutes
+
+
+def rules(options: dict) -> dict:
+    """A table's rule options for the referee (the web app's own timer setting left out)."""
+    return {k: v for k, v in options.items() if k != "timer_minutes"}
+
+
+def table_rules(table) -> dict:
+    return rules(json.loads(table["options"]))
+
+
+def make_match(game: str, sides: list[str], seed: int, options: dict):
+    """The match object of `game` (Icehouse: the web app's IcehouseGame)."""
+    rules_ = rules(options)
+    if game == "icehouse":
+        return IcehouseGame(sides, seed=seed, options=rules_)
+    return new_match(game, sides, seed=seed, options=rules_)
+
+
+class Session:
+    """One game: its match plus the host's manual score entries."""
+
+    def __init__(self, game_row, table_row):
+        self.game_id = game_row["id"]
+        self.match = make_match(table_row["game"], json.loads(game_row["players"]),
+                                game_row["seed"], json.loads(table_row["options"]))
+        self.adjust: Counter = Counter()
+
+    def apply(self, action: dict, scene=None) -> dict:
+        if action.get("type") == "host_score":
+            side, points = action.get("side"), action.get("points")
+            if side not in self.match.players:
+                raise IllegalAction(f"unknown player {side!r}")
+            if not isinstance(points, int) or isinstance(points, bool) or abs(points) > 1000:
+                raise IllegalAction("points must be a whole number between -1000 and 1000")
+            self.adjust[side] += points
+            return {"ok": True, "events": [], "warnings": []}
+        return self.match.apply(action, scene)
+
+    def scores(self) -> dict[str, int]:
+        base = self.match.scores()
+        return {p: int(base.get(p, 0)) + self.adjust[p] for p in self.match.players}
+
+
+class Games:
+    """The cache of sessions and the per-table locks, shared by every request thread."""
+
+    def __init__(self, notifier):
+        self.notifier = notifier
+        self._guard = threading.Lock()
+        self._locks: dict[int, threading.RLock] = {}
+        self._sessions: dict[int, Session] = {}
+
+    def lock(self, table_id: int) -> threading.RLock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.RLock())
+
+    def session(self, db, game_row, table_row) -> Session:
+        """The game's session, rebuilt from its live actions when not cached."""
+        with self.lock(table_row["id"]):
+            cached = self._sessions.get(game_row["id"])
+            if cached is None:
+                cached = Session(game_row, table_row)
+                for action in store.live_actions(db, game_row["id"]):
+                    cached.apply(action)
+                self._sessions[game_row["id"]] = cached
+            return cached
+
+    def drop(self, game_id: int) -> None:
+        self._sessions.pop(game_id, None)
+
+    def publish(self, table_id: int, event_id: int) -> None:
+        self.notifier.published(table_id, event_id)
+
+    def perform(self, db, table, game, action: dict, reason: str = "") -> dict:
+        """Validate and apply `action`, store it with its ledger rows and public event."""
+        with self.lock(table["id"]):
+            if game["status"] != "playing":
+                raise IllegalAction("this game is over")
+            session = self.session(db, game, table)
+            before = session.scores()
+            result = session.apply(action)
+            try:
+                with write(db):
+                    action_id = store.add_action(db, game["id"], action)
+                    after = session.scores()
+                    deltas = {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
+                    if deltas:
+                        source = "host" if action["type"] == "host_score" else "game"
+                        store.add_ledger(db, game["id"], action_id, round_of(session.match), deltas,
+                                         source, reason or action["type"])
+                    event_id = store.add_event(db, table["id"], "action",
+                                               public_action(action, result, session.match))
+                    if session.match.is_over():
+                        store.end_game(db, game["id"])
+                        event_id = store.add_event(db, table["id"], "game_over",
+                                                   {"game": game["number"], "scores": after,
+                                                    "winner": session.match.winner()})
+            except Exception:
+                self.drop(game["id"])
+                raise
+        self.publish(table["id"], event_id)
+        return result
+
+    def undo(self, db, table, game) -> dict | None:
+        """Take back the game's last live action (the host's correction); None if there is none."""
+        with self.lock(table["id"]):
+            last = store.last_action(db, game["id"])
+            if last is None:
+                return None
+            with write(db):
+                store.undo_action(db, last["id"])
+                db.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?",
+                           (game["id"],))
+                event_id = store.add_event(db, table["id"], "undo", {"game": game["number"]})
+            self.drop(game["id"])
+        self.publish(table["id"], event_id)
+        return json.loads(last["action"])
+
+    def start(self, db, table, sides: list[str], seed: int | None = None):
+        """Start a new game at the table between `sides` (seat order)."""
+        seed = secrets.randbits(31) if seed is None else seed
+        options = json.loads(table["options"])
+        make_match(table["game"], sides, seed, options)      # raises IllegalAction if impossible
+        deadline = None
+        if table["game"] == "icehouse":
+            minutes = float(options.get("timer_minutes", TIMER_MINUTES))
+            spread = random.SystemRandom().uniform(1 - TIMER_SPREAD, 1 + TIMER_SPREAD)
+            deadline = time.time() + minutes * 60 * spread
+        with self.lock(table["id"]):
+            current = store.current_game(db, table["id"])
+            if current is not None and current["status"] == "playing":
+                raise IllegalAction("a game is already being played at this table")
+            with write(db):
+                game = store.add_game(db, table["id"], sides, seed, deadline)
+                event_id = store.add_event(db, table["id"], "game_started",
+                                           {"game": game["number"], "players": sides})
+        self.publish(table["id"], event_id)
+        return game
+
+    def end(self, db, table, game, who: str) -> None:
+        """End the game now: the host's decision, or the Icehouse timer going off."""
+        if table["game"] == "icehouse":
+            scene, _ = store.latest_scene(db, table["id"])
+            session = self.session(db, game, table)
+            action = {"player": who, "type": "end"}
+            if scene is not None:
+                action["scores"] = icehouse_scores(scene, session.match, table_rules(table))
+            self.perform(db, table, game, action, reason="final count")
+            return
+        with self.lock(table["id"]):
+            with write(db):
+                store.end_game(db, game["id"])
+                event_id = store.add_event(db, table["id"], "game_over",
+                                           {"game": game["number"], "by": who})
+        self.publish(table["id"], event_id)
+
+    def fire_due_timers(self, db, now: float | None = None) -> int:
+        """End every Icehouse game whose hidden deadline has passed; returns how many."""
+        fired = 0
+        for game in store.due_games(db, time.time() if now is None else now):
+            table = store.table_by_id(db, game["table_id"])
+            try:
+                self.end(db, table, game, "clock")
+                fired += 1
+            except IllegalAction:
+                pass
+        return fired
+
+
+def round_of(match) -> int:
+    """The round a score-sheet row belongs to, when the match's public view says."""
+    value = match.view(None).get("round")
+    return value if isinstance(value, int) else 0
+
+
+def public_action(action: dict, result: dict, match) -> dict:
+    """What everyone may learn of an accepted action: who did what kind of thing.
+
+    Values are left out, because during a sealed vote they are the secret; what a vote changed
+    becomes public through the match's own public view once it is revealed."""
+    return {"player": action.get("player"), "type": action.get("type")}
+
+
+def icehouse_scene(scene: dict, match) -> dict:
+    """The posted scene with what the web app knows and the camera cannot see: who plays and
+    who is in the icehouse (stash counts stay the scene's, or are counted from the table)."""
+    state = dict(scene.get("state") or {})
+    state["players"] = list(match.players)
+    state["icehouse"] = sorted(set(state.get("icehouse", [])) | set(match.icehouse))
+    return {**scene, "state": state}
+
+
+def icehouse_scores(scene: dict, match, rule_options: dict) -> dict[str, int]:
+    """Final Icehouse scores of the scene, the icehouse's inmates at 0."""
+    from referee.icehouse import evaluate
+    from referee.scene import scene_from_dict
+    report = evaluate(scene_from_dict(icehouse_scene(scene, match), "scene"), options=rule_options)
+    return {c: int(report.scores.get(c, 0)) for c in match.players}

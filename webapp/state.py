@@ -1,0 +1,59 @@
+"""The state snapshot one recipient may see: the only way game state leaves the server.
+
+Every channel (the /state endpoint, each event stream message, the exports) goes through
+`snapshot`, which asks the match for `view(side)`: a player's own view, or the public view
+(side None) for the table page, the host and anyone not seated. Sealed ballots live only in
+those views' own rules; nothing here reads a match's internals.
+"""
+from __future__ import annotations
+
+import json
+
+from webapp import store
+
+
+def player_dict(row) -> dict:
+    return {"id": row["id"], "name": row["name"], "side": row["side"], "host": bool(row["is_host"])}
+
+
+def snapshot(db, games, table, player=None, host: bool = False) -> dict:
+    """What `player` (a row, or None) sees at `table` now."""
+    seated = store.players(db, table["id"])
+    game = store.current_game(db, table["id"])
+    scene, report = store.latest_scene(db, table["id"])
+    out = {
+        "table": {"code": table["code"], "game": table["game"]},
+        "me": player_dict(player) if player is not None else None,
+        "host": host,
+        "players": [player_dict(p) for p in seated],
+        "game": None,
+        "warnings": report["warnings"] if report else [],
+        "camera_scores": report["scores"] if report else {},
+        "last_event": store.last_event_id(db, table["id"]),
+    }
+    if game is not None:
+        out["game"] = game_state(db, games, table, game, player)
+    return out
+
+
+def game_state(db, games, table, game, player) -> dict:
+    session = games.session(db, game, table)
+    match = session.match
+    side = player["side"] if player is not None and player["side"] in match.players else None
+    playing = game["status"] == "playing"
+    return {
+        "number": game["number"],
+        "status": game["status"],
+        "players": match.players,
+        "view": match.view(side),
+        "to_act": match.to_act() if playing else [],
+        "legal": match.legal_actions(side) if playing and side else [],
+        "scores": session.scores(),
+        "winner": match.winner() if match.is_over() else None,
+        "sheet": store.ledger(db, game["id"]),
+    }
+
+
+def event_message(row) -> dict:
+    """An event as sent to a phone (its payload is public, or meant for this recipient)."""
+    return {"id": row["id"], "kind": row["kind"], **json.loads(row["payload"])}

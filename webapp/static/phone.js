@@ -1,0 +1,249 @@
+// The phone page and the table page: both render the snapshot the server computed for them.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const el = icetable.el;
+  const app = $("app");
+  const code = app.dataset.code;
+  const KINDS = ["joined", "player_removed", "game_started", "action", "undo", "game_over", "dice", "report"];
+  let current = null;
+
+  const pretty = (s) => String(s).replace(/_/g, " ");
+  const showError = (msg) => { $("error").textContent = msg || ""; };
+
+  async function send(path, body) {
+    showError("");
+    const r = await icetable.post(path, body);
+    if (!r.ok) showError(r.data.error || "refused (" + r.status + ")");
+    return r;
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+  function value(v) {
+    if (v === null || v === undefined) return el("span", "—");
+    if (Array.isArray(v)) {
+      if (v.every((x) => x === null || typeof x !== "object")) return el("span", v.length ? v.join(", ") : "—");
+      const list = el("ol");
+      for (const x of v) { const li = el("li"); li.appendChild(value(x)); list.appendChild(li); }
+      return list;
+    }
+    if (typeof v === "object") {
+      const dl = el("dl", null, "view");
+      for (const [k, x] of Object.entries(v)) {
+        dl.appendChild(el("dt", pretty(k)));
+        const dd = el("dd"); dd.appendChild(value(x)); dl.appendChild(dd);
+      }
+      return dl;
+    }
+    if (typeof v === "boolean") return el("span", v ? "yes" : "no");
+    return el("span", v);
+  }
+
+  function renderPlayers(s) {
+    const ul = $("players");
+    ul.replaceChildren();
+    const toAct = s.game && s.game.status === "playing" ? s.game.to_act : [];
+    for (const p of s.players) {
+      const li = el("li", null, "player side-" + p.side);
+      li.appendChild(el("span", p.name, "name"));
+      li.appendChild(el("span", p.side, "chip"));
+      if (p.host) li.appendChild(el("span", "host", "tag"));
+      if (s.game && s.game.players.includes(p.side) && s.game.status === "playing") {
+        li.appendChild(el("span", toAct.includes(p.side) ? "to act" : "done ✓",
+                          toAct.includes(p.side) ? "waiting" : "done"));
+      }
+      ul.appendChild(li);
+    }
+  }
+
+  function renderGame(s) {
+    const box = $("game");
+    box.replaceChildren();
+    if (!s.game) { box.appendChild(el("p", "Waiting for the host to start a game.", "hint")); return; }
+    const g = s.game;
+    box.appendChild(el("p", "Game " + g.number + " · " + g.status, "status"));
+    if (g.winner) box.appendChild(el("p", "Winner: " + g.winner.join(", "), "winner"));
+    box.appendChild(value(g.view));
+  }
+
+  function actionLabel(a) {
+    const rest = Object.entries(a).filter(([k]) => k !== "player" && k !== "type");
+    return rest.length ? rest.map(([k, v]) => (rest.length > 1 ? pretty(k) + " " : "") + (typeof v === "object" ? JSON.stringify(v) : v)).join(" · ") : pretty(a.type);
+  }
+
+  function renderActions(s) {
+    const box = $("actions");
+    if (!box) return;
+    box.replaceChildren();
+    const legal = (s.game && s.game.legal) || [];
+    if (!legal.length) {
+      box.appendChild(el("p", s.game && s.game.status === "playing" ? "Nothing for you to do right now." : "—", "hint"));
+      return;
+    }
+    const groups = new Map();
+    for (const a of legal) {
+      if (!groups.has(a.type)) groups.set(a.type, []);
+      groups.get(a.type).push(a);
+    }
+    for (const [type, list] of groups) {
+      box.appendChild(el("h3", pretty(type)));
+      const row = el("div", null, "choices");
+      for (const a of list) {
+        const b = el("button", actionLabel(a), "choice");
+        b.addEventListener("click", async () => {
+          for (const x of box.querySelectorAll("button")) x.disabled = true;
+          const body = Object.assign({}, a); delete body.player;
+          const r = await send("/t/" + code + "/act", body);
+          if (r.ok) $("banner").textContent = "Sent ✓ " + pretty(type) + " " + actionLabel(a);
+          else for (const x of box.querySelectorAll("button")) x.disabled = false;
+        });
+        row.appendChild(b);
+      }
+      box.appendChild(row);
+    }
+  }
+
+  function renderScores(s) {
+    const box = $("scores");
+    box.replaceChildren();
+    if (!s.game) return;
+    const table = el("table", null, "scores");
+    const head = el("tr");
+    for (const h of ["player", "points"]) head.appendChild(el("th", h));
+    table.appendChild(head);
+    for (const [side, pts] of Object.entries(s.game.scores)) {
+      const tr = el("tr");
+      tr.appendChild(el("td", side)); tr.appendChild(el("td", pts, "num"));
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+    if (s.game.sheet.length) {
+      box.appendChild(el("h3", "History"));
+      const ol = el("ol", null, "sheet");
+      for (const r of s.game.sheet.slice(-30)) {
+        ol.appendChild(el("li", "round " + r.round + ": " + r.side + " " + (r.points > 0 ? "+" : "") + r.points + " (" + r.reason + ")"));
+      }
+      box.appendChild(ol);
+    }
+    const links = el("p", null, "exports");
+    for (const fmt of ["csv", "json"]) {
+      const a = el("a", "Export " + fmt.toUpperCase());
+      a.href = "/t/" + code + "/export." + fmt + "?game=" + s.game.number;
+      links.appendChild(a); links.appendChild(document.createTextNode(" "));
+    }
+    box.appendChild(links);
+  }
+
+  function renderWarnings(warnings) {
+    const box = $("warnings");
+    box.replaceChildren();
+    for (const w of warnings || []) {
+      const div = el("div", null, "warning");
+      div.appendChild(el("strong", pretty(w.code)));
+      div.appendChild(el("span", " " + w.message));
+      box.appendChild(div);
+    }
+  }
+
+  // ---- host controls (built once, refreshed in place) ---------------------------------------
+  function hostButton(label, path, body) {
+    const b = el("button", label, "host-btn");
+    b.addEventListener("click", async () => {
+      const r = await send("/t/" + code + "/host/" + path, typeof body === "function" ? body() : body || {});
+      if (r.ok) $("banner").textContent = label + " ✓";
+    });
+    return b;
+  }
+
+  function select(id, options) {
+    let s = $(id);
+    if (!s) { s = el("select"); s.id = id; }
+    const keep = s.value;
+    s.replaceChildren(...options.map(([v, label]) => { const o = el("option", label); o.value = v; return o; }));
+    if (options.some(([v]) => String(v) === keep)) s.value = keep;
+    return s;
+  }
+
+  function renderHost(s) {
+    const box = $("host");
+    if (!box) return;
+    box.hidden = !s.host;
+    if (!s.host) return;
+    const c = $("host-controls");
+    const sides = s.players.map((p) => [p.side, p.side + " (" + p.name + ")"]);
+    const people = s.players.map((p) => [p.id, p.name + " (" + p.side + ")"]);
+    if (!c.dataset.built) {
+      c.dataset.built = "1";
+      const main = el("div", null, "choices");
+      main.appendChild(hostButton("Start game", "start"));
+      main.appendChild(hostButton("Undo last entry", "undo"));
+      main.appendChild(hostButton("End game", "end"));
+      c.appendChild(main);
+      const rm = el("div", null, "row");
+      rm.appendChild(select("host-remove", people));
+      rm.appendChild(hostButton("Remove player", "remove", () => ({player: Number($("host-remove").value)})));
+      c.appendChild(rm);
+      const sc = el("div", null, "row");
+      sc.appendChild(select("host-side", sides));
+      const pts = el("input"); pts.id = "host-points"; pts.type = "number"; pts.value = "1";
+      sc.appendChild(pts);
+      sc.appendChild(hostButton("Add points", "score", () => ({side: $("host-side").value, points: parseInt($("host-points").value, 10)})));
+      c.appendChild(sc);
+      const call = el("div", null, "row"); call.id = "host-call"; c.appendChild(call);
+    }
+    select("host-remove", people);
+    select("host-side", sides);
+    const call = $("host-call");
+    call.replaceChildren();
+    const pending = s.game && s.game.view && s.game.view.pending_call;
+    if (pending) {
+      call.appendChild(el("p", pending + " called icehouse: your ruling", "callout"));
+      for (const p of s.game.players.filter((x) => x !== pending)) {
+        call.appendChild(hostButton("True: " + p + " in the icehouse", "confirm", {kind: "true", icehoused: [p]}));
+      }
+      call.appendChild(hostButton("False call", "confirm", {kind: "false"}));
+      call.appendChild(hostButton("Self call", "confirm", {kind: "self"}));
+    }
+  }
+
+  function render(s) {
+    current = s;
+    const joined = !!s.me;
+    if ($("join-card")) {
+      $("join-card").hidden = joined;
+      $("play").hidden = !joined;
+      for (const input of document.querySelectorAll("#sides input")) {
+        input.disabled = s.players.some((p) => p.side === input.value);
+      }
+      if (joined) {
+        $("me").replaceChildren(el("span", s.me.name, "name"), el("span", s.me.side, "chip side-" + s.me.side));
+      }
+    }
+    renderPlayers(s); renderGame(s); renderActions(s); renderScores(s); renderWarnings(s.warnings); renderHost(s);
+  }
+
+  function onEvent(kind, e) {
+    const banner = $("banner");
+    if (kind === "dice") $("die").textContent = e.name + " rolled " + e.face;
+    else if (kind === "game_started") banner.textContent = "Game " + e.game + " started";
+    else if (kind === "game_over") banner.textContent = "Game over";
+    else if (kind === "undo") banner.textContent = "The host took back the last entry";
+    else if (kind === "action") banner.textContent = e.player + ": " + pretty(e.type);
+    else if (kind === "joined") banner.textContent = e.name + " joined as " + e.side;
+  }
+
+  // ---- wiring -------------------------------------------------------------------------------
+  const form = $("join-form");
+  if (form) {
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const side = form.querySelector("input[name=side]:checked");
+      const r = await send("/t/" + code + "/join", {name: $("name").value, side: side && side.value});
+      if (r.ok) location.reload();
+    });
+  }
+  const roll = $("roll");
+  if (roll) roll.addEventListener("click", () => send("/t/" + code + "/dice", {}));
+  icetable.stream(code, KINDS, render, onEvent, (status) => { $("conn").textContent = status; });
+})();

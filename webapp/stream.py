@@ -1,0 +1,90 @@
+"""Server-sent events: `/t/<code>/events`, one stream per page.
+
+Each message carries an event of the table's log (its SSE id is the row id, so a phone that
+reconnects with Last-Event-ID gets exactly what it missed), and each batch ends with a `state`
+message: the recipient's snapshot, computed for him at send time. Under waitress each open
+stream holds one worker thread; `icetable serve --threads` sizes the pool.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Blueprint, Response, current_app, request
+
+from webapp import store
+from webapp.api import app_games, table_or_404
+from webapp.db import connect, get_db
+from webapp.security import PLAYER_COOKIE, is_host
+from webapp.state import event_message, snapshot
+
+bp = Blueprint("stream", __name__)
+
+
+def sse(data: dict, event: str, event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+@bp.get("/t/<code>/events")
+def events(code: str):
+    table = table_or_404(code)
+    db = get_db()
+    token = request.cookies.get(PLAYER_COOKIE.format(code=table["code"]))
+    host = is_host(db, table)
+    last = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
+    after = int(last) if last.isdigit() else store.last_event_id(db, table["id"])
+    config = current_app.config
+    stream = EventStream(config["DATABASE"], app_games(), table, token, host, after,
+                         request.environ.get("waitress.client_disconnected"),
+                         config["SSE_POLL"], config["SSE_HEARTBEAT"])
+    return Response(stream.run(), mimetype="text/event-stream",
+                    headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
+
+
+class EventStream:
+    """The generator behind one open stream; it owns its own connection and no transaction."""
+
+    def __init__(self, path, games, table, token, host, after, disconnected, poll, heartbeat):
+        self.path, self.games, self.table, self.token, self.host = path, games, table, token, host
+        self.after, self.disconnected = after, disconnected or (lambda: False)
+        self.poll, self.heartbeat = poll, heartbeat
+        self.player_gone = False
+
+    def run(self):
+        db = connect(self.path)
+        try:
+            yield "retry: 2000\n\n"
+            yield from self.batch(db, force=True)
+            quiet_since = time.monotonic()
+            while not self.disconnected():
+                self.games.notifier.wait(self.table["id"], self.after, self.poll)
+                sent = False
+                for chunk in self.batch(db):
+                    sent = True
+                    yield chunk
+                if self.player_gone:
+                    return
+                if sent:
+                    quiet_since = time.monotonic()
+                elif time.monotonic() - quiet_since >= self.heartbeat:
+                    quiet_since = time.monotonic()
+                    yield ": ping\n\n"
+        finally:
+            db.close()
+
+    def batch(self, db, force: bool = False):
+        """Missed events, then the recipient's snapshot if anything was sent (or `force`)."""
+        me = store.player_by_token(db, self.table["id"], self.token)
+        if self.token and me is None and not force:
+            self.player_gone = True
+            yield sse({"reason": "you are no longer seated at this table"}, "removed")
+            return
+        audience = str(me["id"]) if me is not None else "all"
+        rows = store.events_after(db, self.table["id"], self.after, audience)
+        for row in rows:
+            self.after = row["id"]
+            yield sse(event_message(row), row["kind"], row["id"])
+        if rows or force:
+            yield sse(snapshot(db, self.games, self.table, me, self.host or bool(me and me["is_host"])),
+                      "state")
