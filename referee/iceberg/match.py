@@ -40,6 +40,27 @@ class IcebergMatch(PhaseMachine):
         self.out: list[str] = []
         self.winners: list[str] | None = None
 
+    @classmethod
+    def from_position(cls, players: list[str], coins: dict[str, list], faces: dict | None = None,
+                      removed: tuple = (), hands: dict | None = None, turn: str | None = None,
+                      seed: int = 0, options: dict | None = None) -> "IcebergMatch":
+        """A match in the play phase: `coins` maps suits to squares [col, row], `faces` face-up
+        tiles to [suit, rank], `removed` tiles are gone, `hands` counts coins not yet played
+        (default: 6 less those on the board), `turn` is the player to act (default the first)."""
+        match = cls(players, seed=seed, options=options)
+        for tid, face in (faces or {}).items():
+            match.board.faces[tid] = match._reveal(tid, tuple(face))
+        for tid in removed:
+            match.board.remove_tile(tid)
+        for suit, squares in coins.items():
+            for square in squares:
+                if tuple(square) in match.board.coins.values() or not match.board.on_board(tuple(square)):
+                    raise ValueError(f"position: square {square} is taken or on no tile")
+                match._play(suit, tuple(square))
+        match.hands.update(hands or {})
+        match.phase, match.turn = "play", turn or players[0]
+        return match
+
     # ---- protocol -------------------------------------------------------------------------
     def to_act(self) -> list[str]:
         return [] if self.phase == "over" else [self.turn]
@@ -136,10 +157,13 @@ class IcebergMatch(PhaseMachine):
         tid, named = action["tile"], action.get("face")
         if named is None:
             return self.hidden[tid]
-        face = (named.get("suit"), named.get("rank")) if isinstance(named, dict) else tuple(named)
+        return self._reveal(tid, (named.get("suit"), named.get("rank")) if isinstance(named, dict) else tuple(named))
+
+    def _reveal(self, tid: str, face: tuple) -> tuple[str, int]:
+        """Make the shuffle give `face` to tile `tid` (swapping with the tile that had it)."""
         holder = next((t for t, f in self.hidden.items() if f == face), None)
         if holder is None:
-            raise IllegalAction(f"face {named!r} is not a piecepack tile")
+            raise IllegalAction(f"face {list(face)!r} is not a piecepack tile")
         if self.board.faces.get(holder) is not None:
             raise IllegalAction(f"the {face[1]} of {face[0]} is no longer face down")
         self.hidden[holder], self.hidden[tid] = self.hidden[tid], face

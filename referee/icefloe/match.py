@@ -63,6 +63,35 @@ class IceFloeMatch(PhaseMachine):
         self.winners: list[str] | None = None
         self.end_reason = None
 
+    @classmethod
+    def from_position(cls, players: list[str], pyramids: dict[str, str], round: int = 1,
+                      removed: tuple = (), moved: dict | None = None, coins: dict | None = None,
+                      scores: dict | None = None, seed: int = 0, options: dict | None = None) -> "IceFloeMatch":
+        """A match at the movement of round `round`, `players[0]` having won the roll-off.
+
+        `pyramids` maps pyramid ids ("suns-A") to tile ids ("moons-2"), the others are lost;
+        `removed` tiles are gone, `moved` maps tiles to other cells [col, row]; `coins` and
+        `scores` say what each player still holds and has scored."""
+        match = cls(players, seed=seed, options=options)
+        board = match.board
+        for tid in removed:
+            del board.tiles[tid]
+        for tid, cell in (moved or {}).items():
+            board.tiles[tid] = tuple(cell)
+        for pid, tid in pyramids.items():
+            if pid not in board.kinds or tid not in board.tiles:
+                raise ValueError(f"position: no pyramid {pid!r} of the players, or no tile {tid!r}")
+        board.pyramids = dict(pyramids)
+        heavy = [t for t in board.tiles if board.weight(t) > 5]
+        if heavy or len(set(board.tiles.values())) != len(board.tiles):
+            raise ValueError(f"position: overweight floes {heavy} or two tiles on one cell")
+        match.first, match.rolling = players[0], [players[0]]
+        match.coins.update({p: list(c) for p, c in (coins or {}).items()})
+        match.running.update(scores or {})
+        match.round = round - 1
+        match._start_round()
+        return match
+
     # ---- protocol -------------------------------------------------------------------------
     def to_act(self) -> list[str]:
         if self.phase == "rolloff":
