@@ -1,0 +1,103 @@
+"""`evaluate(scene)`: the Ice Pirates report of SCENE.md.
+
+`status.ships[id]` = {"size", "docked_with", "in_range"} plus the extensions "disabled",
+"damage", "can_move" and, with the option `reach`, "reach" (polygons as lists of [x, y]).
+"""
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from referee.dimensions import DEFAULT, Dimensions
+from referee.geometry import OVERLAP_AREA
+from referee.icepirates.cannons import in_range
+from referee.icepirates.docking import docked_with
+from referee.icepirates.reach import reach
+from referee.icepirates.objects import Table, build_table
+from referee.icepirates.rules import IcePiratesOptions
+from referee.icepirates.steps import blocked, max_turn, triangles, units
+from referee.icepirates.treasure import home_scores, winners
+from referee.options import make
+from referee.report import Report, Warning
+from referee.scene import Scene
+
+# Headings tried for one step when deciding whether a ship can move at all.
+MOVE_PROBES = 15
+
+
+def evaluate(scene: Scene, dims: Dimensions = DEFAULT, options=None) -> Report:
+    """Ships' docking, targets and mobility, collisions, and the treasure at each home."""
+    opts = make(IcePiratesOptions, options)
+    table = build_table(scene, dims)
+    report = Report(scene.game)
+    report.warnings += collisions(table)
+    docks = docked_with(table, opts)
+    targets = in_range(table, opts)
+    mobile = can_move(table, opts)
+    ships = {}
+    for pid in docks:
+        piece = table.pieces[pid]
+        entry = {"size": piece.size, "docked_with": docks[pid], "in_range": targets.get(pid, []),
+                 "disabled": pid not in table.ships, "damage": table.damage.get(pid, 0),
+                 "can_move": mobile.get(pid, False)}
+        if opts.reach and pid in table.ships:
+            entry["reach"] = polygon_lists(reach(table, table.ships[pid], opts))
+        ships[pid] = entry
+    report.status["ships"] = ships
+    report.scores = home_scores(table)
+    report.status["winner"] = winners(report.scores, len(table.players)) or None
+    return report
+
+
+def collisions(table: Table) -> list[Warning]:
+    """Objects overlapping each other, or crossing the edge of the play area."""
+    out = []
+    rows, cols = table.tree.query(table.geoms, predicate="intersects")
+    pairs = rows < cols
+    rows, cols = rows[pairs], cols[pairs]
+    shared = shapely.area(shapely.intersection(table.geoms[rows], table.geoms[cols]))
+    for row, col in zip(rows[shared > OVERLAP_AREA], cols[shared > OVERLAP_AREA]):
+        a, b = table.ids[row], table.ids[col]
+        out.append(Warning("collision", f"{_name(table, a)} overlaps {_name(table, b)}", (a, b)))
+    if table.area is not None:
+        outside = shapely.area(shapely.difference(table.geoms, table.area))
+        for i in np.flatnonzero(outside > OVERLAP_AREA):
+            pid = table.ids[i]
+            out.append(Warning("collision", f"{_name(table, pid)} crosses the edge of the play area", (pid,)))
+    return out
+
+
+def can_move(table: Table, opts: IcePiratesOptions) -> dict[str, bool]:
+    """Whether each active ship has at least one legal first step (sampled headings)."""
+    ships = list(table.ships.values())
+    if not ships:
+        return {}
+    probes = np.linspace(-1, 1, MOVE_PROBES)
+    tips, heads, sizes = [], [], []
+    for ship in ships:
+        limit = max_turn(ship.size, table.dims, opts.angle_margin)
+        head = ship.heading + probes * limit
+        length = table.dims.looney_lying_length[ship.size]
+        tips.append(np.asarray(ship.tip) + length * units(head))
+        heads.append(head)
+        sizes.append(ship.size)
+    corners = np.concatenate([triangles(t, h, s, table.dims) for t, h, s in zip(tips, heads, sizes)])
+    own = np.repeat([table.index[ship.id] for ship in ships], MOVE_PROBES)
+    hit = blocked(table, corners, opts.margin, own).reshape(len(ships), MOVE_PROBES)
+    return {ship.id: not hit[i].all() for i, ship in enumerate(ships)}
+
+
+def polygon_lists(geom) -> list[list[list[float]]]:
+    """Exterior rings of a (multi)polygon as lists of [x, y] rounded to 0.1 mm."""
+    parts = getattr(geom, "geoms", [geom])
+    return [np.round(np.asarray(p.exterior.coords), 1).tolist() for p in parts if not p.is_empty]
+
+
+def _name(table: Table, pid: str) -> str:
+    kind = table.kinds[pid]
+    piece = table.pieces[pid]
+    if kind == "home":
+        return f"{piece.owner} home {pid}"
+    if kind in ("ship", "disabled"):
+        return f"{'disabled ' if kind == 'disabled' else ''}{piece.color} {piece.size} ship {pid}"
+    return f"{kind} {pid}"
