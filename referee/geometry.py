@@ -107,11 +107,6 @@ def _squares(pieces, dims: Dimensions) -> np.ndarray:
     return shapely.polygons(np.stack(corners, axis=1))
 
 
-def lying_length(piece: Piece, dims: Dimensions = DEFAULT) -> float:
-    """Tip-to-base-edge length of a lying Looney pyramid."""
-    return dims.looney_lying_length[piece.size]
-
-
 def overlaps(a: BaseGeometry, b: BaseGeometry, min_area: float = OVERLAP_AREA) -> bool:
     """True when two footprints share more than `min_area` mm^2 (touching is not overlapping)."""
     return a.intersects(b) and a.intersection(b).area > min_area
