@@ -45,7 +45,7 @@ def create_table():
     game = data.get("game")
     if game not in game_rules.SIDES:
         abort(400, f"game must be one of {', '.join(game_rules.SIDES)}")
-    options = data.get("options") or {}
+    options = data.get("options", {})
     if not isinstance(options, dict):
         abort(400, "options must be a JSON object")
     if "timer_minutes" in options:
@@ -122,7 +122,7 @@ def act(code: str):
     action = {**action, "player": me["side"]}
     game = game_or_409(table)
     session = app_games().session(db, game, table)
-    if action not in session.match.legal_actions(me["side"]):
+    if canonical(action) not in {canonical(a) for a in session.match.legal_actions(me["side"])}:
         abort(409, "that is not one of your choices now")
     if table["game"] == "icehouse":
         action = resolve_call(db, table, session.match, action)
@@ -131,6 +131,11 @@ def act(code: str):
     except IllegalAction as exc:
         abort(409, str(exc))
     return jsonify(ok=True, events=result.get("events", []))
+
+
+def canonical(action: dict) -> str:
+    """A strict form for comparing actions: JSON keeps true apart from 1 and "3" from 3."""
+    return json.dumps(action, sort_keys=True)
 
 
 def resolve_call(db, table, match, action: dict) -> dict:

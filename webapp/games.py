@@ -120,8 +120,7 @@ class Games:
                         source = "host" if action["type"] == "host_score" else "game"
                         store.add_ledger(db, game["id"], action_id, round_of(session.match), deltas,
                                          source, reason or action["type"])
-                    event_id = store.add_event(db, table["id"], "action",
-                                               public_action(action, result, session.match))
+                    event_id = store.add_event(db, table["id"], "action", public_action(action, result))
                     if session.match.is_over():
                         store.end_game(db, game["id"])
                         event_id = store.add_event(db, table["id"], "game_over",
@@ -205,12 +204,13 @@ def round_of(match) -> int:
     return value if isinstance(value, int) else 0
 
 
-def public_action(action: dict, result: dict, match) -> dict:
-    """What everyone may learn of an accepted action: who did what kind of thing.
-
-    Values are left out, because during a sealed vote they are the secret; what a vote changed
-    becomes public through the match's own public view once it is revealed."""
-    return {"player": action.get("player"), "type": action.get("type")}
+def public_action(action: dict, result: dict) -> dict:
+    """What everyone may learn of an accepted action: who did what kind of thing, and the
+    sentences of the verdict's events. The action's values are left out (during a sealed vote
+    they are the secret); the referee's event sentences name a ballot only in the reveal, once
+    every ballot is in, and are written for everyone at the table."""
+    return {"player": action.get("player"), "type": action.get("type"),
+            "log": [e["text"] for e in result.get("events", []) if isinstance(e.get("text"), str)]}
 
 
 def icehouse_scene(scene: dict, match) -> dict:

@@ -9,7 +9,7 @@ object: the web app keeps it in the store and applies an `end` action when it fi
 """
 from __future__ import annotations
 
-from referee.match import IllegalAction, check_action, verdict
+from referee.match import IllegalAction, check_action, event, verdict
 
 KINDS = ("true", "false", "self")
 SYSTEM = ("host", "clock")
@@ -54,8 +54,8 @@ class IcehouseGame:
         outcome = action.get("outcome")
         if outcome is None:
             self.pending = player
-            return verdict([{"type": "call", "caller": player, "pending": True,
-                             "message": f"{player} calls icehouse: the host rules on it"}])
+            return verdict([event("call", f"{player} calls icehouse: the host rules on it",
+                                  caller=player, pending=True)])
         return self._resolve(player, outcome["kind"], outcome["icehoused"], outcome["message"])
 
     def _confirm(self, player: str, action: dict) -> dict:
@@ -85,7 +85,7 @@ class IcehouseGame:
                 self.icehouse.append(colour)
         record = {"caller": caller, "kind": kind, "icehoused": list(icehoused), "message": message}
         self.calls.append(record)
-        return verdict([{"type": "call_resolved", **record}])
+        return verdict([event("call_resolved", message, **record)])
 
     def _end(self, player: str, action: dict) -> dict:
         if player not in SYSTEM:
@@ -95,7 +95,7 @@ class IcehouseGame:
         if final is not None:
             self.final = {c: 0 if c in self.icehouse else int(final.get(c, 0)) for c in self.players}
         why = "the timer has gone off" if player == "clock" else "the host ended the game"
-        return verdict([{"type": "game_over", "message": f"Stop! {why}"}])
+        return verdict([event("game_over", f"Stop! {why}")])
 
     def view(self, player: str | None) -> dict:
         return {"icehouse": list(self.icehouse), "calls": list(self.calls),
