@@ -110,7 +110,13 @@ class Games:
                 raise IllegalAction("this game is over")
             session = self.session(db, game, table)
             before = session.scores()
-            result = session.apply(action)
+            try:
+                result = session.apply(action)
+            except IllegalAction:
+                raise
+            except Exception:
+                self.drop(game["id"])       # a referee bug may have left the match half-changed
+                raise
             try:
                 with write(db):
                     action_id = store.add_action(db, game["id"], action)

@@ -85,7 +85,8 @@ class IcehouseGame:
                 self.icehouse.append(colour)
         record = {"caller": caller, "kind": kind, "icehoused": list(icehoused), "message": message}
         self.calls.append(record)
-        return verdict([event("call_resolved", message, **record)])
+        return verdict([event("call_resolved", message, caller=caller, outcome=kind,
+                              icehoused=list(icehoused))])
 
     def _end(self, player: str, action: dict) -> dict:
         if player not in SYSTEM:
