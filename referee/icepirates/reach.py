@@ -1,11 +1,11 @@
-"""Where a ship can go in one move action, as polygons for drawing.
+"""Where ships can go in one move action, as polygons for drawing.
 
-The area is the union of the footprints of every pose the ship may stop at (after 1 to its
+A ship's area is the union of the footprints of every pose it may stop at (after 1 to its
 number of steps). Headings are sampled (`opts.reach_samples` per step, poses merged on a grid
 of a third of a ship length); each run of legal neighbouring samples is drawn as the continuous
-fan of footprints it stands for. Contact uses separating axes against the obstacles near the
-ship (conservative near sharp corners), and the fans are merged on a raster of `PIXEL` mm.
-This is a drawing aid: a move is judged exactly by `movement.judge_move`.
+fan of footprints it stands for. Contact uses separating axes (conservative near sharp corners),
+and the fans are merged on a raster of `PIXEL` mm. All ships are stepped together, one step
+level at a time. This is a drawing aid: a move is judged exactly by `movement.judge_move`.
 """
 from __future__ import annotations
 
@@ -24,35 +24,57 @@ SHIFT = 2            # sub-pixel bits for cv2.fillPoly
 
 
 def reach(table: Table, ship: Ship, opts: IcePiratesOptions):
-    """The reachable area of `ship` as a shapely (Multi)Polygon."""
+    """The reachable area of one ship as a shapely (Multi)Polygon."""
+    return reach_all(table, [ship], opts)[ship.id]
+
+
+def reach_all(table: Table, ships: list[Ship], opts: IcePiratesOptions) -> dict:
+    """The reachable area of each ship, {id: shapely geometry}."""
+    if not ships:
+        return {}
     dims = table.dims
-    length, half = dims.looney_lying_length[ship.size], dims.looney_base[ship.size] / 2
-    limit = max_turn(ship.size, dims, opts.angle_margin)
-    offsets = np.linspace(-limit, limit, opts.reach_samples)
-    radius = STEPS[ship.size] * length + half + opts.margin
-    obstacles = nearby_obstacles(table, ship, radius + opts.margin)
-    bases, heads = np.array([ship.tip], dtype=float), np.array([ship.heading], dtype=float)
-    fans = []
-    for _ in range(STEPS[ship.size]):
-        headings = heads[:, None] + offsets[None, :]
-        tips = bases[:, None, :] + length * units(headings)
-        corners = triangles(tips.reshape(-1, 2), headings.reshape(-1), ship.size, dims)
-        hit = leaves_area(table, corners, opts.margin) | sat_contact(corners, obstacles, opts.margin)
+    sizes = np.array([s.size for s in ships])
+    length = np.array([dims.looney_lying_length[s] for s in sizes])
+    half = np.array([dims.looney_base[s] / 2 for s in sizes])
+    limit = np.array([max_turn(s, dims, opts.angle_margin) for s in sizes])
+    steps = np.array([STEPS[s] for s in sizes])
+    radius = steps * length + half + 2 * opts.margin
+    near = near_pairs(table, ships, radius + half)
+    spread = np.linspace(-1, 1, opts.reach_samples)
+    obstacles = obstacle_corners(table)
+    owner = np.arange(len(ships))
+    bases = np.array([s.tip for s in ships], dtype=float)
+    heads = np.array([s.heading for s in ships], dtype=float)
+    fans, fan_owner = [], []
+    for level in range(int(steps.max())):
+        headings = heads[:, None] + limit[owner][:, None] * spread[None, :]
+        tips = bases[:, None, :] + length[owner][:, None, None] * units(headings)
+        corners = triangles(tips.reshape(-1, 2), headings.reshape(-1),
+                            np.repeat(sizes[owner], len(spread)), dims)
+        base_rows, cols = candidate_pairs(bases, owner, length[owner] + half[owner] + opts.margin,
+                                          near, obstacles)
+        rows = (base_rows[:, None] * len(spread) + np.arange(len(spread))).reshape(-1)
+        hit = leaves_area(table, corners, opts.margin) | sat_contact(
+            corners, rows, np.repeat(cols, len(spread)), obstacles, opts.margin)
         legal = ~hit.reshape(headings.shape)
-        fans.append(fan_corners(bases, headings, legal, length, half))
-        bases, heads = _merge(tips[legal], headings[legal], length / 3, offsets[1] - offsets[0])
-        if not len(bases):
+        runs, outline = fan_corners(bases, headings, legal, length[owner], half[owner])
+        fans.append(outline)
+        fan_owner.append(owner[runs])
+        go_on = legal & (steps[owner] > level + 1)[:, None]
+        owner, bases, heads = _merge(owner[:, None].repeat(len(spread), 1)[go_on], tips[go_on],
+                                     headings[go_on], length / 3, limit * 2 / (len(spread) - 1))
+        if not len(owner):
             break
-    return raster_union(np.concatenate(fans), np.asarray(ship.tip), radius)
+    fans, fan_owner = np.concatenate(fans), np.concatenate(fan_owner)
+    return {ship.id: raster_union(fans[fan_owner == i], np.asarray(ship.tip), radius[i])
+            for i, ship in enumerate(ships)}
 
 
-def nearby_obstacles(table: Table, ship: Ship, radius: float) -> np.ndarray:
-    """Corners (M, 4, 2) of the obstacles within `radius` of the ship's tip (not the ship)."""
-    found = table.tree.query(shapely.Point(ship.tip), predicate="dwithin", distance=radius)
-    found = [i for i in found if table.ids[i] != ship.id]
-    out = np.empty((len(found), 4, 2))
-    for row, i in enumerate(found):
-        geom = table.geoms[i]
+def obstacle_corners(table: Table) -> np.ndarray:
+    """Corners (M, 4, 2) of every obstacle (a triangle repeats a corner; a round or many-sided
+    footprint is replaced by its smallest enclosing rectangle)."""
+    out = np.empty((len(table.geoms), 4, 2))
+    for row, geom in enumerate(table.geoms):
         ring = shapely.get_coordinates(geom)[:-1]
         if len(ring) > 4:
             ring = shapely.get_coordinates(shapely.oriented_envelope(geom))[:-1]
@@ -60,18 +82,44 @@ def nearby_obstacles(table: Table, ship: Ship, radius: float) -> np.ndarray:
     return out
 
 
-def sat_contact(corners: np.ndarray, obstacles: np.ndarray, margin: float) -> np.ndarray:
-    """True where a triangle is not separated by more than `margin` from some convex obstacle.
+def near_pairs(table: Table, ships: list[Ship], radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ship index, obstacle index) for every obstacle within `radius[i]` of ship i's tip,
+    leaving out the ship itself, sorted by ship."""
+    tips = shapely.points(np.array([s.tip for s in ships], dtype=float))
+    rows, cols = table.tree.query(tips, predicate="dwithin", distance=radius)
+    keep = cols != np.array([table.index[s.id] for s in ships])[rows]
+    order = np.argsort(rows[keep], kind="stable")
+    return rows[keep][order], cols[keep][order]
 
-    Only pairs whose bounding boxes come within `margin` are tested (separating axes: the edge
-    normals of both shapes)."""
+
+def candidate_pairs(bases: np.ndarray, owner: np.ndarray, reach: np.ndarray, near: tuple,
+                    obstacles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(base index, obstacle index) pairs: the obstacles of ship `owner[i]` that a footprint
+    reaching `reach[i]` from `bases[i]` could touch."""
+    ship_of, obstacle = near
+    count = np.bincount(ship_of, minlength=int(owner.max()) + 1)
+    first = np.cumsum(count) - count
+    repeat = count[owner]
+    rows = np.repeat(np.arange(len(bases)), repeat)
+    within = np.arange(len(rows)) - np.repeat(np.cumsum(repeat) - repeat, repeat)
+    cols = obstacle[np.repeat(first[owner], repeat) + within]
+    centre = obstacles.mean(axis=1)
+    spread = np.hypot(*(obstacles - centre[:, None, :]).transpose(2, 0, 1)).max(axis=1)
+    gap = np.hypot(*(bases[rows] - centre[cols]).T)
+    close = gap <= reach[rows] + spread[cols]
+    return rows[close], cols[close]
+
+
+def sat_contact(corners: np.ndarray, rows: np.ndarray, cols: np.ndarray, obstacles: np.ndarray,
+                margin: float) -> np.ndarray:
+    """True where triangle `corners[rows[k]]` is not separated by more than `margin` from
+    obstacle `cols[k]` for some k (bounding boxes first, then separating axes: the edge normals
+    of both shapes)."""
     out = np.zeros(len(corners), dtype=bool)
-    if not len(obstacles) or not len(corners):
-        return out
-    lo, hi = corners.min(axis=1), corners.max(axis=1)
+    lo, hi = corners[rows].min(axis=1), corners[rows].max(axis=1)
     olo, ohi = obstacles.min(axis=1) - margin, obstacles.max(axis=1) + margin
-    near = ((lo[:, None, :] <= ohi[None]) & (hi[:, None, :] >= olo[None])).all(axis=2)
-    rows, cols = np.nonzero(near)
+    boxed = ((lo <= ohi[cols]) & (hi >= olo[cols])).all(axis=1)
+    rows, cols = rows[boxed], cols[boxed]
     if len(rows):
         a, b = corners[rows], obstacles[cols]
         apart = _separated(a, b, margin) | _separated(b, a, margin)
@@ -91,19 +139,19 @@ def _separated(shapes: np.ndarray, others: np.ndarray, margin: float) -> np.ndar
     return gap.any(axis=1)
 
 
-def fan_corners(bases, headings, legal, length: float, half: float) -> np.ndarray:
-    """(F, ARC_POINTS + 3, 2) outlines of the fans of each run of legal headings per base."""
+def fan_corners(bases, headings, legal, length, half) -> tuple[np.ndarray, np.ndarray]:
+    """The base row of each run of legal headings, and the run's fan outline (F, ARC_POINTS + 3, 2)."""
     edge = np.diff(np.pad(legal.astype(np.int8), ((0, 0), (1, 1))), axis=1)
     rows, starts = np.nonzero(edge == 1)
     _, stops = np.nonzero(edge == -1)
     low, high = headings[rows, starts], headings[rows, stops - 1]
     base = bases[rows][:, None, :]
     arc = low[:, None] + (high - low)[:, None] * np.linspace(0, 1, ARC_POINTS)[None, :]
-    return np.concatenate([
+    return rows, np.concatenate([
         base,
-        base + half * units(low - 90)[:, None, :],
-        base + length * units(arc),
-        base + half * units(high + 90)[:, None, :],
+        base + half[rows, None, None] * units(low - 90)[:, None, :],
+        base + length[rows, None, None] * units(arc),
+        base + half[rows, None, None] * units(high + 90)[:, None, :],
     ], axis=1)
 
 
@@ -122,7 +170,9 @@ def raster_union(fans: np.ndarray, centre: np.ndarray, radius: float):
         if hierarchy[0][i][3] == -1 and len(ring) >= 3:
             holes = [h for j, h in enumerate(rings) if hierarchy[0][j][3] == i and len(h) >= 3]
             polygons.append(shapely.Polygon(ring, holes))
-    return shapely.MultiPolygon(polygons) if len(polygons) != 1 else polygons[0]
+    if len(polygons) == 1 and polygons[0].is_valid:
+        return polygons[0]
+    return shapely.union_all(shapely.buffer(polygons, 0))
 
 
 def _ring(contour, origin) -> np.ndarray:
@@ -130,9 +180,11 @@ def _ring(contour, origin) -> np.ndarray:
     return origin + (contour.reshape(-1, 2) + 0.5) * PIXEL
 
 
-def _merge(tips, headings, cell: float, bin_angle: float):
-    """Poses merged when they share a `cell` mm square and a `bin_angle` heading bin."""
-    keys = np.column_stack([np.floor(tips / cell), np.round(headings / bin_angle)]).astype(np.int64)
-    packed = ((keys[:, 0] & 0xFFFFF) << 40) | ((keys[:, 1] & 0xFFFFF) << 20) | (keys[:, 2] & 0xFFFFF)
+def _merge(owner, tips, headings, cell, bin_angle):
+    """Poses of one ship merged when they share a `cell[ship]` mm square and a heading bin."""
+    keys = np.column_stack([owner, np.floor(tips / cell[owner][:, None]),
+                            np.round(headings / bin_angle[owner])]).astype(np.int64)
+    packed = (keys[:, 0] << 48) | ((keys[:, 1] & 0xFFFF) << 32) | ((keys[:, 2] & 0xFFFF) << 16) \
+        | (keys[:, 3] & 0xFFFF)
     _, first = np.unique(packed, return_index=True)
-    return tips[first], headings[first]
+    return owner[first], tips[first], headings[first]

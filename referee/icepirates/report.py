@@ -12,7 +12,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import OVERLAP_AREA
 from referee.icepirates.cannons import in_range
 from referee.icepirates.docking import docked_with
-from referee.icepirates.reach import reach
+from referee.icepirates.reach import reach_all
 from referee.icepirates.objects import Table, build_table
 from referee.icepirates.rules import IcePiratesOptions
 from referee.icepirates.steps import blocked, max_turn, triangles, units
@@ -34,14 +34,15 @@ def evaluate(scene: Scene, dims: Dimensions = DEFAULT, options=None) -> Report:
     docks = docked_with(table, opts)
     targets = in_range(table, opts)
     mobile = can_move(table, opts)
+    areas = reach_all(table, list(table.ships.values()), opts) if opts.reach else {}
     ships = {}
     for pid in docks:
         piece = table.pieces[pid]
         entry = {"size": piece.size, "docked_with": docks[pid], "in_range": targets.get(pid, []),
                  "disabled": pid not in table.ships, "damage": table.damage.get(pid, 0),
                  "can_move": mobile.get(pid, False)}
-        if opts.reach and pid in table.ships:
-            entry["reach"] = polygon_lists(reach(table, table.ships[pid], opts))
+        if pid in areas:
+            entry["reach"] = polygon_lists(areas[pid])
         ships[pid] = entry
     report.status["ships"] = ships
     report.scores = home_scores(table)

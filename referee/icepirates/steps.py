@@ -26,12 +26,20 @@ def units(headings) -> np.ndarray:
     return np.stack([np.cos(rad), np.sin(rad)], axis=-1)
 
 
-def triangles(tips, headings, size: int, dims: Dimensions) -> np.ndarray:
-    """Footprint corners (N, 3, 2) of lying pyramids: tip, then the two base corners."""
+def triangles(tips, headings, size, dims: Dimensions) -> np.ndarray:
+    """Footprint corners (N, 3, 2) of lying pyramids: tip, then the two base corners.
+
+    `size` is one size for all, or an array of sizes (one per tip)."""
     tips = np.asarray(tips, dtype=float).reshape(-1, 2)
     u = units(np.asarray(headings, dtype=float).reshape(-1))
-    side = np.stack([-u[:, 1], u[:, 0]], axis=-1) * dims.looney_base[size] / 2
-    base = tips - u * dims.looney_lying_length[size]
+    if np.ndim(size):
+        width = np.array([dims.looney_base[s] for s in (1, 2, 3)])[np.asarray(size) - 1]
+        length = np.array([dims.looney_lying_length[s] for s in (1, 2, 3)])[np.asarray(size) - 1]
+        width, length = width[:, None], length[:, None]
+    else:
+        width, length = dims.looney_base[size], dims.looney_lying_length[size]
+    side = np.stack([-u[:, 1], u[:, 0]], axis=-1) * width / 2
+    base = tips - u * length
     return np.stack([tips, base + side, base - side], axis=1)
 
 
