@@ -7,6 +7,7 @@ import json
 import threading
 import time
 
+from waitress import wasyncore
 from waitress.server import create_server
 
 from webapp import create_app
@@ -88,8 +89,9 @@ class LiveServer:
         self.thread.start()
 
     def stop(self) -> None:
-        self.server.close()
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+        """Close the listening socket and every open connection (streams end), then the pool."""
+        wasyncore.close_all(self.server._map)
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
         self.thread.join(timeout=5)
 
 
@@ -138,6 +140,7 @@ class SseReader:
         if last_id is not None:
             headers["Last-Event-ID"] = str(last_id)
         self.conn.request("GET", path, headers=headers)
+        self.sock = self.conn.sock
         self.response = self.conn.getresponse()
         self.messages: list[dict] = []      # {"id", "event", "data", "at"}
         self.cond = threading.Condition()
@@ -180,7 +183,7 @@ class SseReader:
 
     def close(self) -> None:
         try:
-            self.conn.sock.shutdown(2)
+            self.sock.shutdown(2)
         except OSError:
             pass
         self.conn.close()
