@@ -60,6 +60,7 @@ def _lazy(module: str, cls: str) -> Callable:
 GAMES: dict[str, Callable] = {
     "icefloe": _lazy("referee.icefloe", "IceFloeMatch"),
     "iceberg": _lazy("referee.iceberg", "IcebergMatch"),
+    "icepirates": _lazy("referee.icepirates.match", "IcePiratesMatch"),
     "icehouse": _lazy("referee.icehouse.match", "IcehouseMatch"),
 }
 

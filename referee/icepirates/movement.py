@@ -111,3 +111,31 @@ def _first_contact(table: Table, ship: Ship, corners, margin) -> str | None:
         return f"touch {table.ids[cols[rows == step][0]]} at step {step + 1}"
     edge = np.flatnonzero(leaves_area(table, corners, margin))
     return f"cross the edge of the play area at step {edge[0] + 1}" if len(edge) else None
+
+
+# Relative turns (degrees, every step alike) of the moves offered as closed choices.
+SAMPLE_TURNS = (-40.0, -20.0, 0.0, 20.0, 40.0)
+
+
+def sample_moves(table: Table, ships: list[Ship], opts: IcePiratesOptions) -> list[tuple[Ship, int, tuple]]:
+    """Legal moves offered as closed choices: for each ship, each number of steps and each turn
+    of SAMPLE_TURNS repeated at every step, the final pose (x, y, heading) when no step is blocked."""
+    rows, corners, ends = [], [], []
+    for ship in ships:
+        length = table.dims.looney_lying_length[ship.size]
+        for k in range(1, STEPS[ship.size] + 1):
+            for t in SAMPLE_TURNS:
+                chain = ship.heading + t * np.arange(1, k + 1)
+                tips = np.asarray(ship.tip) + np.cumsum(units(chain) * length, axis=0)
+                rows.append((ship, k))
+                corners.append(triangles(tips, chain, ship.size, table.dims))
+                ends.append((round(float(tips[-1][0]), 2), round(float(tips[-1][1]), 2),
+                             round(float(chain[-1]) % 360, 2)))
+    if not rows:
+        return []
+    flat = np.concatenate(corners)
+    owner = np.concatenate([[table.index[s.id]] * k for s, k in rows])
+    hit = blocked(table, flat, opts.margin, owner)
+    stops = np.cumsum([k for _, k in rows])
+    bad = np.add.reduceat(hit.astype(int), stops - np.array([k for _, k in rows]))
+    return [(ship, k, end) for (ship, k), end, b in zip(rows, ends, bad) if not b]
