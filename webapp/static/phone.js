@@ -57,6 +57,76 @@
     }
   }
 
+  // Keys of a match view drawn by a dedicated part below (the rest is listed generically).
+  const DRAWN = ["game", "players", "to_act", "scores", "board", "tiles", "coins", "vote", "history",
+                 "this_round", "options", "over", "winner", "phase", "round", "torch_bearer", "calls"];
+  const RANK = {0: "null", 1: "ace"};
+  const rank = (r) => (r in RANK ? RANK[r] : String(r));
+
+  function grid(tiles, onTile) {
+    const box = el("div", null, "grid");
+    for (const [id, t] of Object.entries(tiles)) {
+      const cell = el("div", null, "tile " + (t.suit ? "suit-" + t.suit : "down"));
+      cell.style.gridColumn = String(t.cell[0] + 1);
+      cell.style.gridRow = String(t.cell[1] + 1);
+      cell.appendChild(el("b", t.suit ? rank(t.rank) + " " + t.suit : "face down"));
+      for (const line of onTile(id)) cell.appendChild(el("span", line, "on"));
+      box.appendChild(cell);
+    }
+    return box;
+  }
+
+  function voteBox(v) {
+    const box = el("div", null, "vote");
+    box.appendChild(el("h3", "Vote on the " + v.stage));
+    if (v.ballots) {
+      const table = el("table", null, "scores");
+      for (const [side, value] of Object.entries(v.ballots)) {
+        const tr = el("tr");
+        tr.appendChild(el("td", side));
+        tr.appendChild(el("td", rank(value) + (v.void && v.void.includes(side) ? " (void)" : ""), "num"));
+        table.appendChild(tr);
+      }
+      box.appendChild(table);
+      if (v.tally) box.appendChild(el("p", "Tally: " + v.tally.map(([o, n]) => rank(o) + " → " + n).join(", "), "tally"));
+      if (v.result !== null && v.result !== undefined) box.appendChild(el("p", "Result: " + rank(v.result), "result"));
+    } else {
+      box.appendChild(el("p", "Voted: " + (v.voted.length ? v.voted.join(", ") : "nobody yet")));
+      if ("mine" in v) box.appendChild(el("p", "Your secret ballot: " + rank(v.mine), "mine"));
+    }
+    return box;
+  }
+
+  function renderView(view, box) {
+    const line = [view.phase, view.round ? "round " + view.round : null,
+                  view.torch_bearer ? "torch: " + view.torch_bearer : null].filter(Boolean).join(" · ");
+    if (line) box.appendChild(el("p", line, "status"));
+    if (view.vote) box.appendChild(voteBox(view.vote));
+    if (view.this_round && view.this_round.number && !(view.vote && view.vote.ballots)) {
+      box.appendChild(voteBox(view.this_round.number));
+      if (view.this_round.suit) box.appendChild(voteBox(view.this_round.suit));
+    }
+    if (view.board && view.board.tiles) {
+      const on = {};
+      for (const p of Object.values(view.board.pyramids)) (on[p.tile] = on[p.tile] || []).push(p.size + " " + p.suit);
+      box.appendChild(grid(view.board.tiles, (id) => on[id] || []));
+    } else if (view.tiles) {
+      const on = {};
+      for (const c of Object.values(view.coins || {})) {
+        const key = Math.floor(c.square[0] / 2) + "," + Math.floor(c.square[1] / 2);
+        (on[key] = on[key] || []).push(c.suit);
+      }
+      box.appendChild(grid(view.tiles, (id) => on[view.tiles[id].cell.join(",")] || []));
+    }
+    if (view.calls && view.calls.length) {
+      const ol = el("ol", null, "calls");
+      for (const c of view.calls) ol.appendChild(el("li", c.message));
+      box.appendChild(ol);
+    }
+    const rest = Object.fromEntries(Object.entries(view).filter(([k]) => !DRAWN.includes(k)));
+    box.appendChild(value(rest));
+  }
+
   function renderGame(s) {
     const box = $("game");
     box.replaceChildren();
@@ -64,12 +134,13 @@
     const g = s.game;
     box.appendChild(el("p", "Game " + g.number + " · " + g.status, "status"));
     if (g.winner) box.appendChild(el("p", "Winner: " + g.winner.join(", "), "winner"));
-    box.appendChild(value(g.view));
+    renderView(g.view, box);
   }
 
   function actionLabel(a) {
     const rest = Object.entries(a).filter(([k]) => k !== "player" && k !== "type");
-    return rest.length ? rest.map(([k, v]) => (rest.length > 1 ? pretty(k) + " " : "") + (typeof v === "object" ? JSON.stringify(v) : v)).join(" · ") : pretty(a.type);
+    const show = (v) => (Array.isArray(v) ? v.join(" + ") : typeof v === "object" ? JSON.stringify(v) : v);
+    return rest.length ? rest.map(([k, v]) => (rest.length > 1 ? pretty(k) + " " : "") + show(v)).join(" · ") : pretty(a.type);
   }
 
   function renderActions(s) {

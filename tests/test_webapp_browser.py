@@ -1,0 +1,110 @@
+"""Web app in headless Chromium: two phones scan the table's QR code, join and vote to the reveal."""
+from __future__ import annotations
+
+import os
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.webapp_helpers import HttpPhone, LiveServer, make_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def scan_qr(page) -> str:
+    """Decode the QR code shown on the table page, as a phone camera would."""
+    png = page.locator(".qr svg").screenshot()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    image = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text, "the QR code on the table page did not decode"
+    return text
+
+
+def phone_from(context, port: int, code: str) -> HttpPhone:
+    """The same player as a browser page, over plain HTTP (its cookie copied)."""
+    phone = HttpPhone(port, code)
+    phone.cookies = {c["name"]: c["value"] for c in context.cookies()}
+    phone.side = phone.state()["me"]["side"]
+    return phone
+
+
+def test_two_phones_join_by_qr_and_vote_to_the_reveal(tmp_path, browser):
+    server = LiveServer(make_app(tmp_path))
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        server.app.config["PUBLIC_URL"] = base
+        laptop = browser.new_context()
+        table = laptop.new_page()
+        table.goto(base + "/")
+        table.select_option("#game", "icefloe")
+        table.click("text=Create table")
+        table.wait_for_url("**/table")
+        code = table.locator(".bigcode").inner_text()
+        join_url = scan_qr(table)
+        assert join_url == f"{base}/t/{code}"
+
+        pages, contexts = [], []
+        for name, side in (("Ann", "suns"), ("Bob", "moons")):
+            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+            page = context.new_page()
+            page.goto(join_url)
+            page.fill("#name", name)
+            page.check(f"input[value={side}]")
+            page.click("#join-form button")
+            page.wait_for_selector("#play:not([hidden])")
+            assert page.locator("#me").inner_text().startswith(name)
+            pages.append(page)
+            contexts.append(context)
+        third = HttpPhone(server.port, code)
+        assert third.join("Cy", "crowns")[0] == 201
+        table.wait_for_selector("text=Cy")
+        table.click("text=Start game")
+        pages[0].wait_for_selector("text=Game 1 · playing")
+
+        phones = [phone_from(c, server.port, code) for c in contexts] + [third]
+        by_side = {p.side: p for p in phones}
+        for _ in range(200):
+            game = third.state()["game"]
+            if game["view"]["phase"] == "vote":
+                break
+            side = game["to_act"][0]
+            choice = dict(by_side[side].state()["game"]["legal"][0])
+            choice.pop("player")
+            assert by_side[side].act(choice)[0] == 200
+
+        ann, bob = pages
+        ann.wait_for_selector("text=Vote on the number")
+        ann.locator("#actions button", has_text="4").first.click()
+        ann.wait_for_selector("text=Your secret ballot: 4")
+        bob.wait_for_selector("text=Voted: suns")
+        assert "secret ballot" not in bob.content() and "secret ballot" not in table.content()
+        bob.locator("#actions button", has_text="2").first.click()
+        bob.wait_for_selector("text=Your secret ballot: 2")
+        assert "Your secret ballot: 4" not in bob.content()
+        assert third.act({"type": "vote_number", "value": 4})[0] == 200
+        for page in (ann, bob, table):
+            page.wait_for_selector(".vote table.scores")
+            rows = [r.inner_text().split() for r in page.locator(".vote table.scores tr").all()]
+            assert rows == [["suns", "4"], ["moons", "2"], ["crowns", "4"]]
+        if os.environ.get("ICETABLE_SCREENSHOTS"):
+            bob.screenshot(path=os.environ["ICETABLE_SCREENSHOTS"] + "/phone.png", full_page=True)
+            table.screenshot(path=os.environ["ICETABLE_SCREENSHOTS"] + "/table.png", full_page=True)
+        for context in contexts + [laptop]:
+            context.close()
+    finally:
+        server.stop()
