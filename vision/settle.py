@@ -1,0 +1,226 @@
+"""Settled frames: read the table only where it has been still for a short while.
+
+Hands and arms are over the table all the time (Icehouse has no turns). The `Settler` watches a
+coarse top view of the play area (a few mm per pixel, cheap to make from every frame), keeps per
+pixel how many frames it has been unchanged, and runs the expensive detector only when a region
+that changed since the last reading has come to rest and is not part of a hand. The settled
+scene is a composite: pieces read where the table is still, the last settled pieces where it is
+blocked (a hand, an arm, a piece being put down). A bumped table or camera shows as most of the
+view changing at once: the mat is found again at once and the view follows it.
+
+`locate(frame) -> H` maps table mm to frame pixels (raises ValueError when the mat is not seen);
+`read(frame) -> Scene` is the detector. Both are plain callables, so tests can drive the settler
+with synthetic frames.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from referee.dimensions import DEFAULT, Dimensions
+from referee.geometry import footprint
+from referee.scene import Piece, Scene
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    """Tuning of the settler. Times are in frames of the source (`still_frames` at 30 fps = 0.17 s)."""
+
+    view_mm: float = 3.0            # mm per pixel of the coarse top view
+    margin_mm: float = 15.0         # table around the play area that is watched too
+    still_frames: int = 5           # frames a pixel must stay unchanged to count as still
+    change_level: float = 18.0      # grey-level difference that counts as a change
+    hand_reach_mm: float = 18.0     # a piece this close to motion or a hand is not read
+    hand_area_mm2: float = 5500.0   # a changed blob larger than this is an arm, not a piece
+    edge_area_mm2: float = 1800.0   # ... or larger than this and touching the view's edge
+    min_change_mm2: float = 40.0    # smaller changes are noise
+    relocate_every: int = 30        # frames between routine searches for the mat
+    bump_share: float = 0.45        # share of the view changing at once that means a bump
+
+
+@dataclass
+class Reading:
+    """What one frame gave: the settled `scene` (None before the first reading), whether it was
+    just re-read, the share of the play area blocked now, and a status word with a message."""
+
+    scene: Scene | None
+    updated: bool = False
+    blocked: float = 0.0
+    status: str = "ok"              # ok, no_mat, mat_hidden, bumped
+    message: str = ""
+    hands: np.ndarray | None = field(default=None, repr=False)
+
+
+class Settler:
+    """Feed frames with `step(frame)`; each returns a `Reading`."""
+
+    def __init__(self, locate: Callable[[np.ndarray], np.ndarray], read: Callable[[np.ndarray], Scene],
+                 area: tuple[float, float], config: SettleConfig = SettleConfig(), dims: Dimensions = DEFAULT):
+        self.locate, self.read, self.area, self.cfg, self.dims = locate, read, area, config, dims
+        m, s = config.margin_mm, config.view_mm
+        self.origin = (-m, -m)
+        self.size = (int(round((area[0] + 2 * m) / s)), int(round((area[1] + 2 * m) / s)))
+        self.H: np.ndarray | None = None
+        self.frames = 0
+        self.since_locate = 0
+        self.prev: np.ndarray | None = None
+        self.still: np.ndarray | None = None
+        self.ref: np.ndarray | None = None
+        self.pending = np.ones(self.size[::-1], bool)
+        self.scene: Scene | None = None
+        self.reads = 0
+
+    # -- geometry ---------------------------------------------------------------------
+    def to_view(self, xy: np.ndarray) -> np.ndarray:
+        """Coarse-view pixel (col, row) of table points (N, 2)."""
+        return (np.asarray(xy, np.float64) - self.origin) / self.cfg.view_mm - 0.5
+
+    def _view(self, frame: np.ndarray) -> np.ndarray:
+        """The coarse top view (float32) of the play area in `frame`."""
+        shrink = max(1, int(frame.shape[1] // 480))
+        small = cv2.resize(frame, (frame.shape[1] // shrink, frame.shape[0] // shrink),
+                           interpolation=cv2.INTER_AREA) if shrink > 1 else frame
+        s = self.cfg.view_mm
+        T = np.array([[s, 0, self.origin[0] + s / 2], [0, s, self.origin[1] + s / 2], [0, 0, 1]])
+        D = np.diag([1 / shrink, 1 / shrink, 1.0])
+        M = D @ self.H @ T
+        M[:2, 2] += 0.5 / shrink - 0.5
+        view = cv2.warpPerspective(small, M, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return cv2.GaussianBlur(view.astype(np.float32), (3, 3), 0)
+
+    def _relocate(self, frame: np.ndarray) -> bool:
+        try:
+            self.H = np.asarray(self.locate(frame), np.float64)
+        except ValueError:
+            return False
+        finally:
+            self.since_locate = 0
+        return True
+
+    # -- the loop ---------------------------------------------------------------------
+    def step(self, frame: np.ndarray) -> Reading:
+        """Look at one frame; re-read the table where a change has come to rest."""
+        self.frames += 1
+        self.since_locate += 1
+        status = "ok"
+        if self.H is None or self.since_locate >= self.cfg.relocate_every:
+            found = self._relocate(frame)
+            if self.H is None:
+                return Reading(self.scene, status="no_mat", message="the calibration mat is not in view")
+            status = "ok" if found else "mat_hidden"
+        view = self._view(frame)
+        if self.prev is None:
+            self.prev, self.ref = view, view
+            self.still = np.full(view.shape[:2], -1, np.int32)
+        moving = self._diff(view, self.prev)
+        if moving.mean() > self.cfg.bump_share and self._follow(frame):
+            view, status = self._view(frame), "bumped"
+            moving = self._diff(view, self.prev)
+        self.prev = view
+        self.still = np.where(moving, 0, self.still + 1)
+        self.pending |= moving
+        hands = self._hands(view)
+        if self._ready(hands) and self.since_locate > 0 and self._follow(frame):
+            # the mat moved under a still change: look again through the new homography
+            view, status = self._view(frame), "bumped"
+            self.prev = view
+            hands = self._hands(view)
+        blocked = float(hands[self._play_area()].mean())
+        if not self._ready(hands):
+            return Reading(self.scene, False, blocked, status, hands=hands)
+        self._read(frame, view, hands)
+        return Reading(self.scene, True, blocked, status, hands=hands)
+
+    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Pixels whose colour differs by more than the change level in some channel."""
+        return (np.abs(a - b).max(axis=2) if a.ndim == 3 else np.abs(a - b)) > self.cfg.change_level
+
+    def _follow(self, frame: np.ndarray) -> bool:
+        """Find the mat again; True when it has moved (by more than a pixel at a corner)."""
+        old = self.H
+        if not self._relocate(frame) or old is None:
+            return False
+        w, h = self.area
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
+        shift = cv2.perspectiveTransform(corners, self.H) - cv2.perspectiveTransform(corners, old)
+        return float(np.abs(shift).max()) > 1.0
+
+    def _ready(self, hands: np.ndarray) -> bool:
+        """True when a change has come to rest away from hands and differs from the last reading."""
+        ready = self.pending & ~hands & (self.still >= self.cfg.still_frames)
+        if ready.sum() * self.cfg.view_mm ** 2 < self.cfg.min_change_mm2:
+            return False
+        return self.scene is None or self._worth(ready)
+
+    def _worth(self, ready: np.ndarray) -> bool:
+        """Only re-read when a ready change is real (different from the last reading's view)."""
+        changed = self._diff(self.prev, self.ref)
+        if not (ready & changed).any():
+            self.pending &= ~ready      # it changed and changed back: nothing to read
+            return False
+        return (ready & changed).sum() * self.cfg.view_mm ** 2 >= self.cfg.min_change_mm2
+
+    def _play_area(self) -> np.ndarray:
+        mask = np.zeros(self.size[::-1], bool)
+        m = int(round(self.cfg.margin_mm / self.cfg.view_mm))
+        mask[m:-m or None, m:-m or None] = True
+        return mask
+
+    def _hands(self, view: np.ndarray) -> np.ndarray:
+        """Pixels not to be read now: recent motion, large changed blobs (arms), plus a reach."""
+        cfg, px = self.cfg, self.cfg.view_mm ** 2
+        busy = self.still < cfg.still_frames
+        changed = self._diff(view, self.ref).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed | busy.astype(np.uint8), connectivity=8)
+        h, w = changed.shape
+        for i in range(1, n):
+            x, y, bw, bh, area = stats[i]
+            edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            if area * px > cfg.hand_area_mm2 or (edge and area * px > cfg.edge_area_mm2):
+                busy |= labels == i
+        r = max(1, int(round(cfg.hand_reach_mm / cfg.view_mm)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        return cv2.dilate(busy.astype(np.uint8), kernel) > 0
+
+    def _read(self, frame: np.ndarray, view: np.ndarray, hands: np.ndarray) -> None:
+        """Run the detector; take its pieces outside the hands, keep the old ones under them."""
+        seen = self.read(frame)
+        self.reads += 1
+        kept = [p for p in (self.scene.pieces if self.scene else ()) if self._touches(p, hands)]
+        fresh = [p for p in seen.pieces if not self._touches(p, hands) and not p.extra.get("uncertain")]
+        unsure = [p for p in seen.pieces if p.extra.get("uncertain") and not self._touches(p, hands)]
+        kept += [p for p in (self.scene.pieces if self.scene else ())
+                 if p not in kept and any(self._near(p, u) for u in unsure)]
+        self.scene = replace(seen, pieces=tuple(_unique_ids(kept + fresh)))
+        self.ref = np.where(hands[..., None], self.ref, view)
+        self.pending &= hands
+
+    def _touches(self, piece: Piece, mask: np.ndarray) -> bool:
+        """True when any point of the piece's footprint falls on `mask`."""
+        poly = footprint(piece, self.dims)
+        pts = np.array(list(poly.exterior.coords) + [poly.centroid.coords[0]])
+        cr = np.rint(self.to_view(pts)).astype(int)
+        h, w = mask.shape
+        cr[:, 0] = np.clip(cr[:, 0], 0, w - 1)
+        cr[:, 1] = np.clip(cr[:, 1], 0, h - 1)
+        return bool(mask[cr[:, 1], cr[:, 0]].any())
+
+    def _near(self, a: Piece, b: Piece) -> bool:
+        return footprint(a, self.dims).distance(footprint(b, self.dims)) < self.cfg.hand_reach_mm
+
+
+def _unique_ids(pieces: list[Piece]) -> list[Piece]:
+    """The pieces with ids made unique (kept pieces first keep theirs)."""
+    seen, out = set(), []
+    for p in pieces:
+        pid, n = p.id, 1
+        while pid in seen:
+            n += 1
+            pid = f"{p.id}_{n}"
+        seen.add(pid)
+        out.append(p if pid == p.id else replace(p, id=pid))
+    return out
