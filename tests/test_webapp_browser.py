@@ -7,7 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.webapp_helpers import HttpPhone, LiveServer, make_app
+from tests.webapp_helpers import make_app
+from webapp.client import HttpPhone
+from webapp.serving import BackgroundServer
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -44,7 +46,7 @@ def phone_from(context, port: int, code: str) -> HttpPhone:
 
 
 def test_two_phones_join_by_qr_and_vote_to_the_reveal(tmp_path, browser):
-    server = LiveServer(make_app(tmp_path))
+    server = BackgroundServer(make_app(tmp_path))
     try:
         base = f"http://127.0.0.1:{server.port}"
         server.app.config["PUBLIC_URL"] = base

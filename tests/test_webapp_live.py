@@ -5,7 +5,9 @@ import threading
 
 import pytest
 
-from tests.webapp_helpers import HttpPhone, LiveServer, make_app
+from tests.webapp_helpers import make_app
+from webapp.client import HttpPhone
+from webapp.serving import BackgroundServer
 
 SUITS = ["suns", "moons", "crowns", "arms"]
 
@@ -52,7 +54,7 @@ def revealed(message) -> bool:
 
 @pytest.fixture
 def server(tmp_path):
-    live = LiveServer(make_app(tmp_path))
+    live = BackgroundServer(make_app(tmp_path))
     yield live
     live.stop()
 
@@ -126,7 +128,7 @@ def test_a_reconnecting_phone_receives_what_it_missed(server):
 
 
 def test_restart_mid_vote_finds_every_ballot(tmp_path):
-    first = LiveServer(make_app(tmp_path))
+    first = BackgroundServer(make_app(tmp_path))
     host, code, phones = seat_and_start(first.port, SUITS[:3])
     play_to_vote(phones)
     assert phones[0].act({"type": "vote_number", "value": 4})[0] == 200
@@ -134,7 +136,7 @@ def test_restart_mid_vote_finds_every_ballot(tmp_path):
     stream = phones[2].open_stream()
     stream.wait_for(lambda m: m.get("event") == "state")
     first.stop()
-    second = LiveServer(make_app(tmp_path))
+    second = BackgroundServer(make_app(tmp_path))
     try:
         for phone in phones:
             phone.port = second.port

@@ -39,10 +39,9 @@ def run(args) -> int:
         raise UserError(f"--port {args.port}: must be between 0 and 65535")
     if args.threads < 4:
         raise UserError(f"--threads {args.threads}: at least 4")
-    from waitress.server import create_server
-
     from webapp import create_app, start_clock
     from webapp.pages import qr_text
+    from webapp.serving import make_server
 
     data = Path(args.data_dir)
     try:
@@ -53,9 +52,7 @@ def run(args) -> int:
     public = args.public_url or f"http://{host}:{args.port}"
     app = create_app({"DATA_DIR": str(data.resolve()), "PUBLIC_URL": public})
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               connection_limit=max(100, args.threads * 4),
-                               channel_request_lookahead=5, ident="icetable")
+        server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     url = f"{public.rstrip('/')}/"
