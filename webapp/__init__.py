@@ -48,8 +48,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         notifier, Games(notifier), RateLimiter(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"]))
     app.teardown_appcontext(store_db.close_db)
 
-    from webapp import api, host, pages, stream
-    for bp in (pages.bp, api.bp, host.bp, stream.bp):
+    from webapp import api, camera, host, pages, stream
+    for bp in (pages.bp, api.bp, host.bp, stream.bp, camera.bp):
         app.register_blueprint(bp)
 
     app.before_request(_guard_writes)

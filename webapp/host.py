@@ -125,6 +125,8 @@ def post_scene(code: str):
             match = app_games().session(db, game, table).match
             scene = scene_from_dict(icehouse_scene(data, match), "scene")
         report = evaluate(scene, options=table_rules(table)).to_dict()
+        report["warnings"] += [w for w in data.get("camera_warnings", []) if isinstance(w, dict)
+                               and isinstance(w.get("code"), str) and isinstance(w.get("message"), str)]
     except (SceneError, ValueError) as exc:
         abort(400, str(exc))
     with write(db):
