@@ -160,3 +160,9 @@ def test_illegal_turns_say_what_is_wrong():
     slid = moved(scene, {"suns-0": hole, "crowns-A": hole})
     assert "carries no pyramid of suns" in _judged(scene, slid)
     assert judge_turn(scene, slid, "crowns") == []
+
+
+def test_unknown_rule_option_is_refused_by_the_scene_check():
+    from referee.options import OptionError
+    with pytest.raises(OptionError, match="unknown rule option"):
+        evaluate(floe().scene(), options={"graze": "hits"})

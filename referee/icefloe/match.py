@@ -7,11 +7,10 @@ ties; ballots stay secret until every player has voted. Rulings: docs/rulings/ic
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import ClassVar
 
 from referee.icefloe.board import (POINTS, SIZES, SUITS, destinations, move_pyramid,
                                    pyramid_id, slides, standard_board, tile_id, tile_name)
+from referee.icefloe.options import IceFloeOptions
 from referee.icefloe.scene import board_to_scene, compare_with_scene
 from referee.icefloe.votes import COIN_WEIGHT, Vote
 from referee.match import DIE_FACES, PhaseMachine, event, roll_die
@@ -19,18 +18,6 @@ from referee.options import make
 from referee.scene import Scene
 
 COIN_SETS = (["ace"], ["two"], ["ace", "two"])
-
-
-@dataclass(frozen=True)
-class IceFloeOptions:
-    """Contested readings of the IceFloe rules (docs/rulings/icefloe.md)."""
-
-    midway_weight: str = "ignore"      # a two-hop move's first landing: "ignore" or "limit" (<= 5)
-    all_void: str = "torch_bearer"     # every ballot void: Torch Bearer picks, or "no_removal"
-    lost_all_ends: str = "at_once"     # a player without pyramids ends the game "at_once" or at "end_of_round"
-    CHOICES: ClassVar[dict] = {"midway_weight": ("ignore", "limit"),
-                               "all_void": ("torch_bearer", "no_removal"),
-                               "lost_all_ends": ("at_once", "end_of_round")}
 
 
 class IceFloeMatch(PhaseMachine):
@@ -121,7 +108,7 @@ class IceFloeMatch(PhaseMachine):
                 out["vote"]["mine"] = self.vote.ballots[player]
         elif self.vote is not None:
             out["vote"] = self.vote.revealed()
-        if self.phase == "tie":
+        if self.phase in ("tie", "final_tie"):
             out["tie_options"] = list(self.tie_options)
         return out
 

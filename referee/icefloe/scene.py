@@ -6,6 +6,8 @@ from collections import Counter
 from referee.dimensions import DEFAULT, Dimensions
 from referee.icefloe.board import (GRID, MAX_WEIGHT, POINTS, Board, destinations, move_pyramid,
                                    pyramid_id, slides, tile_id, tile_name)
+from referee.icefloe.options import IceFloeOptions
+from referee.options import make
 from referee.ppgrid import Grid, on_tile, scene_grid
 from referee.report import Report, Warning
 from referee.scene import Piece, Scene
@@ -50,6 +52,7 @@ def canonical(board: Board) -> Board:
 
 def evaluate(scene: Scene, dims: Dimensions = DEFAULT, options: dict | None = None) -> Report:
     """The report of an IceFloe table: floes, overweight floes, pyramids in the water, final count."""
+    make(IceFloeOptions, options)
     board, _, water = board_from_scene(scene, dims)
     report = Report("icefloe")
     labels = scene.by_id()
