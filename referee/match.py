@@ -101,7 +101,7 @@ def same_choice(choice: dict, action: dict) -> bool:
         if isinstance(given, tuple):
             given = list(given)
         if key == "coins" and isinstance(given, list):
-            given = sorted(given)
+            given = sorted(given, key=str)
         if given != value:
             return False
     return True
