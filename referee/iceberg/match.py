@@ -157,7 +157,11 @@ class IcebergMatch(PhaseMachine):
         tid, named = action["tile"], action.get("face")
         if named is None:
             return self.hidden[tid]
-        return self._reveal(tid, (named.get("suit"), named.get("rank")) if isinstance(named, dict) else tuple(named))
+        if isinstance(named, dict):
+            return self._reveal(tid, (named.get("suit"), named.get("rank")))
+        if isinstance(named, list) and len(named) == 2:
+            return self._reveal(tid, tuple(named))
+        raise IllegalAction(f"face {named!r}: expected {{\"suit\": ..., \"rank\": ...}}")
 
     def _reveal(self, tid: str, face: tuple) -> tuple[str, int]:
         """Make the shuffle give `face` to tile `tid` (swapping with the tile that had it)."""
