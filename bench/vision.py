@@ -1,0 +1,80 @@
+"""Detection accuracy and speed over every image of sample_images/ (prints the figures).
+
+    python bench/vision.py [--images sample_images] [--repeat 3]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[0] = str(ROOT)     # this file is named like the `vision` package it measures
+
+import cv2  # noqa: E402
+
+from calibration.calibfile import load  # noqa: E402
+from referee.scene import scene_from_dict  # noqa: E402
+from vision.detector import Detector, FrameError  # noqa: E402
+from vision.evaluation import Score, percentile, score  # noqa: E402
+
+
+def samples(folder: Path):
+    """(image path, truth scene, hidden ids, calibration path) for every sample image."""
+    for truth_path in sorted(folder.rglob("*.json")):
+        image = truth_path.with_suffix(".jpg")
+        if not image.exists():
+            continue
+        data = json.loads(truth_path.read_text(encoding="utf-8"))
+        info = data.get("render", {})
+        yield image, scene_from_dict(data, str(truth_path)), tuple(info.get("hidden", ())), \
+            truth_path.parent / info["calibration"]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--images", default=str(ROOT / "sample_images"))
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per 1920x1080 frame")
+    parser.add_argument("--verbose", action="store_true", help="print each image's score")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    total, times, failed = Score(), [], 0
+    detectors = {}
+    for image_path, truth, hidden, cal_path in samples(Path(args.images)):
+        detector = detectors.setdefault(cal_path, Detector(load(cal_path)))
+        frame = cv2.imread(str(image_path))
+        try:
+            detected = detector.detect(frame, truth.game)
+        except FrameError as exc:
+            print(f"{image_path.name}: {exc}")
+            failed += 1
+            continue
+        s = score(truth, detected, hidden)
+        total.add(s)
+        if args.verbose or not s.images_right:
+            print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra")
+        if frame.shape[1] == 1920 and frame.shape[0] == 1080:
+            for _ in range(args.repeat):
+                start = time.perf_counter()
+                detector.detect(frame, truth.game)
+                times.append(time.perf_counter() - start)
+    print(f"images: {total.images} ({failed} refused), visible pieces: {total.pieces}")
+    for name in ("colour", "size", "pose", "all_right"):
+        print(f"per-piece accuracy {name:9s}: {100 * total.rate(name):6.2f} %  (target >= 99.5 %)")
+    print(f"extra detections: {total.extra}")
+    print(f"images entirely right: {100 * total.images_right / max(1, total.images):.1f} %  (target >= 90 %)")
+    print(f"position error mm: median {percentile(total.position_mm, 50):.2f}, "
+          f"95th {percentile(total.position_mm, 95):.2f}  (target median <= 2 mm)")
+    print(f"heading error deg: median {percentile(total.heading_deg, 50):.2f}, "
+          f"95th {percentile(total.heading_deg, 95):.2f}  (target <= 5 deg)")
+    if times:
+        print(f"time per 1920x1080 frame, one thread: median {1000 * statistics.median(times):.1f} ms "
+              f"over {len(times)} runs  (target < 100 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""Enrolment: learn the user's piecepack from photos of it laid out in a known arrangement.
+
+The arrangement lies inside the four corner cards of `icetable mat --kind cards` placed around
+a 400 x 400 mm area (`AREA`), and is photographed three times:
+
+- `faces`: the 24 tiles face up in four rows (suns, moons, crowns, arms) of six columns (null,
+  ace, 2..5), upright; the 24 coins value side up in the same order, below them; the four dice
+  (a row, in suit order) showing null, ace, 2 and 3.
+- `backs`: the tiles face down, the coins suit side up, the dice showing 4, 5, null and ace.
+- `pyramids` (optional): the piecepack pyramids standing in four rows (suits) of six (A..F).
+
+From them it learns a `vision.piecepack.profile.Profile`: the colour of the cloth, the tile
+stock, the coin wood and each suit (ink, pyramids, dice) in the light-normalised space, and the
+templates of every tile face and back, coin side and die face. `arrangement(kind)` is the
+scene of each photo (also used to render the default profile's photos).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.colors import ColorProfile
+from calibration.homography import MatNotFound, find_markers, fit_plane
+from calibration.layout import cards_layout
+from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
+from referee.scene import Piece, Scene
+from vision.piecepack import profile as pp
+from vision.piecepack.detect import sample
+from vision.piecepack.shapes import Shape, outline, raster
+from vision.piecepack.view import PlaneView, on_plane, plane_view
+
+AREA = (400.0, 400.0)
+KINDS = ("faces", "backs", "pyramids")
+DICE_SHOWN = {"faces": (0, 1, 2, 3), "backs": (4, 5, 0, 1)}
+TILE_N, COIN_N, DIE_N = 48, 36, 22           # template sizes in pixels
+NEAR = 0.15                                  # log-ratio distance of a pixel to its stock
+INK = 0.35                                   # ... beyond which it is ink
+MAX_SAMPLES = 4000
+
+
+class EnrolError(ValueError):
+    """A photo that does not show the arrangement; the message names the photo."""
+
+
+def layout():
+    return cards_layout(*AREA)
+
+
+def tile_at(suit: int, rank: int) -> tuple[float, float]:
+    return 45.0 + 62.0 * rank, 45.0 + 62.0 * suit
+
+
+def coin_at(suit: int, rank: int) -> tuple[float, float]:
+    return 40.0 + 27.0 * rank, 290.0 + 27.0 * suit
+
+
+def die_at(suit: int) -> tuple[float, float]:
+    return 250.0 + 32.0 * suit, 300.0
+
+
+def pyramid_at(suit: int, letter: int) -> tuple[float, float]:
+    return 45.0 + 60.0 * letter, 60.0 + 80.0 * suit
+
+
+def arrangement(kind: str) -> Scene:
+    """The scene of one enrolment photo."""
+    pieces = []
+    if kind == "pyramids":
+        for si, suit in enumerate(pp.SUITS):
+            for li, letter in enumerate(PP_LETTERS):
+                pieces.append(Piece(f"{suit}-{letter}", "pp_pyramid", *pyramid_at(si, li), suit=suit,
+                                    size=letter, pose="standing"))
+        return Scene("icefloe", tuple(pieces), AREA)
+    up = kind == "faces"
+    for si, suit in enumerate(pp.SUITS):
+        for rank in range(6):
+            face = {"face": "up", "suit": suit, "rank": rank} if up else {"face": "down"}
+            pieces.append(Piece(f"t-{suit}-{rank}", "tile", *tile_at(si, rank), angle=0.0, **face))
+            coin = {"face": "value", "rank": rank} if up else {"face": "suit", "suit": suit}
+            pieces.append(Piece(f"c-{suit}-{rank}", "coin", *coin_at(si, rank), angle=0.0, **coin))
+        pieces.append(Piece(f"d-{suit}", "die", *die_at(si), suit=suit, rank=DICE_SHOWN[kind][si], angle=0.0))
+    return Scene("iceberg", tuple(pieces), AREA)
+
+
+class Samples:
+    """Colour samples per class and template sums, pooled over photos."""
+
+    def __init__(self):
+        self.colours: dict[str, list] = {c: [] for c in pp.CLASSES}
+        self.sums: dict[tuple, list] = {}
+        self.rng = np.random.default_rng(0)
+
+    def colour(self, cls: str, pixels: np.ndarray) -> None:
+        pixels = pixels.reshape(-1, 3)
+        if len(pixels) > MAX_SAMPLES // 8:
+            pixels = pixels[self.rng.choice(len(pixels), MAX_SAMPLES // 8, replace=False)]
+        self.colours[cls].append(pixels)
+
+    def template(self, key: tuple, patch: np.ndarray) -> None:
+        self.sums.setdefault(key, []).append(patch)
+
+    def mean(self, key: tuple) -> np.ndarray:
+        return np.mean(self.sums[key], axis=0).astype(np.float32)
+
+
+def _view(frame: np.ndarray, K, dist, height: float, name: str) -> PlaneView:
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    try:
+        fit = fit_plane(layout(), find_markers(gray), K, dist)
+    except MatNotFound as exc:
+        raise EnrolError(f"{name}: the corner cards are not in the photo ({exc})") from None
+    w, h = AREA
+    return plane_view(frame, fit, K, dist, (-12.0, -12.0, w + 12.0, h + 12.0), height)
+
+
+def _stock_level(patch: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    return np.median(patch[inside], axis=0)
+
+
+def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> None:
+    busy = np.zeros(pv.logratio.shape[:2], np.uint8)
+    s = pv.top.mm_per_px
+    reach = {"tile": dims.tile * 0.75, "coin": dims.coin * 0.65 + 3, "die": dims.die * 1.6,
+             "pp_pyramid": 36.0}
+    for p in scene.pieces:
+        c = pv.px((p.x, p.y))[0]
+        cv2.circle(busy, (int(c[0]), int(c[1])), int(reach[p.type] / s), 255, -1)
+    samples.colour("cloth", pv.logratio[busy == 0])
+
+
+def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
+    n = TILE_N
+    border = np.zeros((n, n), bool)
+    border[3:-3, 3:-3] = True
+    yy, xx = np.mgrid[0:COIN_N, 0:COIN_N] - (COIN_N - 1) / 2
+    disc = np.hypot(xx, yy) * pp.COIN_MM < dims.coin / 2 - 1.2
+    for si, suit in enumerate(pp.SUITS):
+        for rank in range(6):
+            patch = sample(pv.logratio, pv, tile_at(si, rank), 0.0, n, pp.TILE_MM)
+            level = _stock_level(patch, border)
+            off = np.abs(patch - level).max(axis=2)
+            samples.colour("stock", patch[border & (off < NEAR)])
+            if kind == "faces":
+                samples.colour(suit, patch[border & (off > INK)])
+            samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"), patch - level)
+            coin_xy = on_plane(np.array([coin_at(si, rank)]), pv.centre, 3.175, pv.height)[0]
+            patch = sample(pv.logratio, pv, coin_xy, 0.0, COIN_N, pp.COIN_MM)
+            level = _stock_level(patch, disc)
+            off = np.abs(patch - level).max(axis=2)
+            samples.colour("coin", patch[disc & (off < NEAR)])
+            if kind == "backs":
+                samples.colour(suit, patch[disc & (off > INK)])
+            key = f"value-{rank}" if kind == "faces" else f"suit-{suit}"
+            samples.template(("coins", key), np.where(disc[..., None], patch - level, 0.0))
+
+
+def _dice(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
+    for si, suit in enumerate(pp.SUITS):
+        top = on_plane(np.array([die_at(si)]), pv.centre, dims.die, pv.height)[0]
+        patch = sample(pv.logratio, pv, top, 0.0, DIE_N, pp.DIE_MM)
+        body = np.median(patch.reshape(-1, 3), axis=0)
+        glyph = np.abs(patch - body).max(axis=2) > INK
+        samples.colour(suit, patch[~glyph])
+        samples.template(("glyph", DICE_SHOWN[kind][si]), glyph.astype(np.float32))
+        samples.template(("body", suit), body)
+        if glyph.any():
+            samples.template(("ink", suit), np.median(patch[glyph], axis=0))
+
+
+def _pyramids(pv: PlaneView, samples: Samples, dims: Dimensions) -> None:
+    s = pv.top.mm_per_px
+    h, w = pv.logratio.shape[:2]
+    for si, suit in enumerate(pp.SUITS):
+        for li, letter in enumerate(PP_LETTERS):
+            x, y = pyramid_at(si, li)
+            poly = outline(Shape("pp_pyramid", letter), x, y, 0.0, 0.0, pv, dims)
+            mask = raster(poly, pv, (0, 0, w, h))
+            mask = cv2.erode(mask, np.ones((max(3, int(2.0 / s)) | 1,) * 2, np.uint8))
+            samples.colour(suit, pv.logratio[mask > 0])
+
+
+def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "enrolment") -> pp.Profile:
+    """A profile from photos by kind (`faces`, `backs`, optional `pyramids`): each a list of
+    (name, BGR frame, K, dist). EnrolError names a photo that does not show the arrangement."""
+    for kind in ("faces", "backs"):
+        if not photos.get(kind):
+            raise EnrolError(f"enrolment needs a '{kind}' photo")
+    samples = Samples()
+    for kind, frames in photos.items():
+        for name, frame, K, dist in frames:
+            height = 0.0 if kind == "pyramids" else dims.tile_thickness
+            pv = _view(frame, K, dist, height, name)
+            _cloth(pv, arrangement(kind), samples, dims)
+            if kind == "pyramids":
+                _pyramids(pv, samples, dims)
+            else:
+                _tiles_and_coins(pv, kind, samples, dims)
+                _dice(pv, kind, samples, dims)
+    return _profile(samples, source)
+
+
+def _profile(samples: Samples, source: str) -> pp.Profile:
+    colours = {c: np.concatenate(v) for c, v in samples.colours.items() if v}
+    missing = [c for c in pp.CLASSES if c not in colours or len(colours[c]) < 20]
+    if missing:
+        raise EnrolError(f"the photos show too little of: {', '.join(missing)}")
+    tiles = {k[1]: samples.mean(k) for k in samples.sums if k[0] == "tiles"}
+    coins = {k[1]: samples.mean(k) for k in samples.sums if k[0] == "coins"}
+    dice = {}
+    for si, suit in enumerate(pp.SUITS):
+        body = samples.mean(("body", suit))
+        ink = samples.mean(("ink", suit)) if ("ink", suit) in samples.sums else body + 0.8
+        for rank in range(6):
+            g = samples.mean(("glyph", rank))[..., None]
+            dice[f"{suit}-{rank}"] = (body * (1 - g) + ink * g).astype(np.float32)
+    return pp.Profile(ColorProfile.fit(colours, floor=0.04), tiles, coins, dice, source)
+
+
+def guide_sheet(kind: str, px_per_mm: float = 2.0) -> np.ndarray:
+    """A picture of where each piece goes in one photo (to print or show on screen)."""
+    from calibration.layout import draw
+    w, h = AREA
+    origin = (-60.0, -60.0)
+    size = (int((w + 120) * px_per_mm), int((h + 120) * px_per_mm))
+    img = draw(layout(), px_per_mm, origin, size)
+    for p in arrangement(kind).pieces:
+        c = (int((p.x - origin[0]) * px_per_mm), int((p.y - origin[1]) * px_per_mm))
+        label = {"tile": lambda: f"{p.suit or ''} {p.rank if p.rank is not None else 'back'}",
+                 "coin": lambda: p.suit or str(p.rank), "die": lambda: f"{p.suit} {p.rank}",
+                 "pp_pyramid": lambda: f"{p.suit} {p.size}"}[p.type]()
+        r = {"tile": 25.4, "coin": 9.5, "die": 6.35, "pp_pyramid": 10.0}[p.type] * px_per_mm
+        cv2.rectangle(img, (int(c[0] - r), int(c[1] - r)), (int(c[0] + r), int(c[1] + r)), (150, 150, 150), 1)
+        cv2.putText(img, label, (int(c[0] - r + 2), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.1 * px_per_mm * (0.6 if p.type != "tile" else 1.0), (60, 60, 60), 1, cv2.LINE_AA)
+    return img

@@ -1,0 +1,74 @@
+"""Find the mat's markers in a frame and fit the table-to-image homography."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.layout import ARUCO_DICT, Layout
+
+MIN_MARKERS = 2      # two markers give 8 corners: enough for a homography, checked by RMS
+
+
+class MatNotFound(ValueError):
+    """The frame does not show enough of the calibration mat."""
+
+
+def detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
+
+
+_DETECTOR = detector()
+
+
+def find_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+    """Marker id -> its 4 image corners (4, 2), as OpenCV orders them."""
+    corners, ids, _ = _DETECTOR.detectMarkers(gray)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)}
+
+
+def undistort_points(points: np.ndarray, K: np.ndarray | None, dist: np.ndarray | None) -> np.ndarray:
+    """Pixel coordinates with the lens distortion removed (unchanged without intrinsics)."""
+    if K is None or dist is None or not np.any(dist):
+        return np.asarray(points, np.float64)
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.undistortPoints(pts, K, dist, P=K).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class PlaneFit:
+    """H maps table mm to undistorted image pixels; `rms_mm` is the reprojection error of the
+    marker corners measured back on the table; `ids` the markers used."""
+
+    H: np.ndarray
+    rms_mm: float
+    ids: tuple[int, ...]
+
+    def to_table(self, pixels: np.ndarray) -> np.ndarray:
+        pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.H)).reshape(-1, 2)
+
+    def to_image(self, table: np.ndarray) -> np.ndarray:
+        pts = np.asarray(table, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.H).reshape(-1, 2)
+
+
+def fit_plane(layout: Layout, found: dict[int, np.ndarray], K=None, dist=None) -> PlaneFit:
+    """Fit H from the layout's markers found in a frame; MatNotFound if too few are visible."""
+    known = layout.marker_points()
+    ids = tuple(sorted(i for i in found if i in known))
+    if len(ids) < MIN_MARKERS:
+        raise MatNotFound(f"found {len(ids)} of the mat's {len(known)} markers (need {MIN_MARKERS})")
+    table = np.concatenate([known[i] for i in ids])
+    image = undistort_points(np.concatenate([found[i] for i in ids]), K, dist)
+    H, _ = cv2.findHomography(table, image, 0)
+    if H is None:
+        raise MatNotFound("the markers found do not define a plane")
+    fit = PlaneFit(H, 0.0, ids)
+    err = np.linalg.norm(fit.to_table(image) - table, axis=1)
+    return PlaneFit(H, float(np.sqrt(np.mean(err ** 2))), ids)

@@ -1,0 +1,83 @@
+"""Detection on the committed sample images against their ground truth, and bad input."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.calibfile import load
+from referee.scene import scene_from_dict
+from vision.detector import Detector, FrameError
+from vision.evaluation import Score, score
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_images"
+# Floors a little under the figures bench/vision.py prints today (see docs/vision.md).
+FLOORS = {"colour": 0.80, "size": 0.82, "pose": 0.88}
+MEDIAN_POSITION_MM = 2.0
+MEDIAN_HEADING_DEG = 5.0
+
+
+def _truths(game):
+    return sorted((SAMPLES / game).glob(f"{game}-*.json"))
+
+
+def _detect_all(game):
+    total, detectors = Score(), {}
+    for truth_path in _truths(game):
+        data = json.loads(truth_path.read_text())
+        cal = truth_path.parent / data["render"]["calibration"]
+        detector = detectors.setdefault(cal, Detector(load(cal)))
+        frame = cv2.imread(str(truth_path.with_suffix(".jpg")))
+        detected = detector.detect(frame, game)
+        total.add(score(scene_from_dict(data), detected, tuple(data["render"]["hidden"])))
+    return total
+
+
+@pytest.mark.parametrize("game", ["icehouse", "icepirates"])
+def test_detection_on_committed_images_meets_floors(game):
+    total = _detect_all(game)
+    assert total.images >= 10
+    for name, floor in FLOORS.items():
+        assert total.rate(name) >= floor, (name, total.rate(name))
+    assert np.median(total.position_mm) <= MEDIAN_POSITION_MM
+    assert np.median(total.heading_deg) <= MEDIAN_HEADING_DEG
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "icetable", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_detect_prints_a_valid_scene():
+    image = SAMPLES / "icehouse" / "icehouse-01.jpg"
+    cal = SAMPLES / "icehouse" / json.loads(image.with_suffix(".json").read_text())["render"]["calibration"]
+    result = _cli("detect", str(image), "-c", str(cal))
+    assert result.returncode == 0, result.stderr
+    scene = scene_from_dict(json.loads(result.stdout))
+    assert scene.pieces and all(0 <= p.confidence <= 1 for p in scene.pieces)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_text("not an image"), "not an image"),
+    (lambda p: cv2.imwrite(str(p), np.full((720, 1280, 3), 10, np.uint8)), "too dark"),
+    (lambda p: cv2.imwrite(str(p), np.full((720, 1280, 3), 128, np.uint8)), "too blurred"),
+])
+def test_bad_frames_get_one_clear_line(tmp_path, make, message):
+    path = tmp_path / "frame.png"
+    make(path)
+    cal = SAMPLES / "icehouse" / "calibration-cam720-daylight.json"
+    result = _cli("detect", str(path), "-c", str(cal))
+    assert result.returncode != 0
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_frame_without_the_mat_is_refused():
+    rng = np.random.default_rng(3)
+    frame = cv2.GaussianBlur(rng.integers(0, 255, (720, 1280, 3), dtype=np.uint8), (0, 0), 1.0)
+    detector = Detector(load(SAMPLES / "icehouse" / "calibration-cam720-daylight.json"))
+    with pytest.raises(FrameError, match="no calibration mat"):
+        detector.detect(frame)

@@ -1,0 +1,131 @@
+"""Frames in, scenes out: the detection pipeline.
+
+check the frame -> find the mat (every frame) -> rectify to a top view of the play area ->
+segment (table, pieces, hands) -> each registered classifier explains the blobs of its piece type
+-> ids, confidence, `uncertain` near hands -> a SCENE.md scene.
+
+A new piece type plugs in as a classifier with `type` and
+`detect(view, segmentation, colour_names) -> list[Found]` (see `vision.pyramids`).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from calibration.calibfile import Calibration
+from calibration.homography import MatNotFound, find_markers, fit_plane
+from referee.dimensions import DEFAULT, Dimensions
+from referee.scene import Scene, scene_from_dict
+from vision.pyramids import PyramidClassifier
+from vision.segment import segment
+from vision.topview import rectify
+
+AREA_MARGIN = 15.0      # mm of table around the play area that is still looked at
+HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under it
+MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
+MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
+ISLAND_COLOURS = ("black", "white")   # Ice Pirates islands: nests of opaque pyramids
+
+
+class FrameError(ValueError):
+    """A frame the detector refuses (too dark, too blurred, no mat): one line for people."""
+
+
+def check_frame(frame: np.ndarray) -> np.ndarray:
+    """The frame's grey image, or FrameError if it is too dark or too blurred to read."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    brightness = float(small.mean())
+    if brightness < MIN_BRIGHTNESS:
+        raise FrameError(f"frame too dark (mean level {brightness:.0f} of 255, need {MIN_BRIGHTNESS:.0f})")
+    sharpness = float(cv2.Laplacian(small, cv2.CV_32F).var())
+    if sharpness < MIN_SHARPNESS:
+        raise FrameError(f"frame too blurred (sharpness {sharpness:.1f}, need {MIN_SHARPNESS:.0f})")
+    return gray
+
+
+@dataclass
+class Detector:
+    """Detection for one calibration; `classifiers` is the per-type registry."""
+
+    calibration: Calibration
+    dims: Dimensions = DEFAULT
+    classifiers: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.classifiers:
+            self.classifiers = [PyramidClassifier(self.dims)]
+
+    def top_view(self, frame: np.ndarray):
+        """Check the frame, find the mat and rectify the play area."""
+        gray = check_frame(frame)
+        cal = self.calibration
+        try:
+            fit = fit_plane(cal.layout, find_markers(gray), cal.K, cal.dist)
+        except MatNotFound as exc:
+            raise FrameError(f"no calibration mat in the frame: {exc}") from None
+        w, h = cal.layout.area
+        region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
+        return rectify(frame, fit, region, cal.mm_per_px, cal.K, cal.dist)
+
+    def detect(self, frame: np.ndarray, game: str = "icehouse") -> Scene:
+        """The scene in a BGR frame; FrameError when the frame cannot be read."""
+        view = self.top_view(frame)
+        seg = segment(view.image, view.mm_per_px, self.calibration.colors, self._printed(view))
+        found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors.names)]
+        near_hand = self._near_hands(seg.hands, view.mm_per_px)
+        counts: Counter = Counter()
+        pieces = []
+        for item in sorted(found, key=lambda f: (f.fields["y"], f.fields["x"])):
+            piece = dict(item.fields)
+            key = piece.get("color", piece["type"])
+            counts[key] += 1
+            piece["id"] = f"{key}{counts[key]}"
+            x0, y0 = item.box
+            hh, ww = item.mask.shape
+            if near_hand is not None and np.any(near_hand[y0:y0 + hh, x0:x0 + ww] & item.mask):
+                piece["uncertain"] = True
+                piece["confidence"] = min(piece.get("confidence", 1.0), 0.3)
+            if game == "icepirates":
+                _as_island(piece)
+            pieces.append(piece)
+        w, h = self.calibration.layout.area
+        return scene_from_dict({"format": "icetable-scene/1", "game": game,
+                                "area": {"width": round(w, 1), "height": round(h, 1)},
+                                "pieces": pieces}, "<detected>")
+
+    def _printed(self, view) -> np.ndarray:
+        """Top-view mask of what the mat prints: markers and patches, and paper outside the area."""
+        layout = self.calibration.layout
+        mask = np.zeros(view.image.shape[:2], np.uint8)
+        w, h = layout.area
+        boxes = [(m.x, m.y, m.side, m.side) for m in layout.markers]
+        boxes += [(p.x, p.y, p.w, p.h) for p in layout.patches]
+        for _, x, y, sw, sh in layout.sheets:
+            inside = x >= 0 and y >= 0 and x + sw <= w and y + sh <= h
+            if not inside and not (x <= 0 and y <= 0 and x + sw >= w and y + sh >= h):
+                boxes.append((x, y, sw, sh))
+        for x, y, sw, sh in boxes:
+            p0 = view.to_pixels(np.array([[x - 3, y - 3]]))[0]
+            p1 = view.to_pixels(np.array([[x + sw + 3, y + sh + 3]]))[0]
+            cv2.rectangle(mask, tuple(int(v) for v in p0), tuple(int(v) for v in p1), 255, -1)
+        return mask
+
+    @staticmethod
+    def _near_hands(hands: np.ndarray, mm_per_px: float):
+        if not hands.any():
+            return None
+        r = max(1, int(HAND_REACH / mm_per_px))
+        return (cv2.dilate(hands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+                ).astype(np.uint8)
+
+
+def _as_island(piece: dict) -> None:
+    """Ice Pirates: a standing large opaque pyramid is a treasure island, built as a complete
+    nest; the camera cannot see inside, so `nested` is the setup's [2, 1]."""
+    if piece["type"] == "pyramid" and piece["pose"] == "standing" and piece["size"] == 3 \
+            and piece.get("color") in ISLAND_COLOURS:
+        piece["nested"] = [2, 1]

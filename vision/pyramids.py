@@ -1,0 +1,210 @@
+"""Looney pyramids in a segmented top view: colour, size, pose, heading, base position.
+
+Each foreground blob is explained by fitting the silhouette a hypothesis casts on the table seen
+from the camera centre (a standing pyramid's apex leans away from the nadir; a lying one's raised
+base corners do). Fitting matches the silhouette's centroid and axis to the blob's (closed-form
+moments of polygons, no per-pixel loops); hypotheses are ranked by overlap (IoU) with the blob.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.dimensions import DEFAULT, Dimensions
+from vision.segment import Segmentation
+from vision.solids import lying_pyramid, shadow_on_table, standing_pyramid
+from vision.topview import TopView
+
+SUB = 3                    # fixed-point bits when rasterising silhouettes
+MARGIN = 14                # px around a blob's box for silhouettes that overhang it
+MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
+MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
+YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
+
+
+@dataclass
+class Found:
+    """A detected piece: its scene fields and the top-view pixels it explains."""
+
+    fields: dict
+    mask: np.ndarray          # uint8 crop
+    box: tuple[int, int]      # crop offset (col, row) in the top view
+    iou: float
+
+
+def _moments(poly: np.ndarray) -> tuple[float, np.ndarray, float]:
+    """Area, centroid and axis angle (degrees, mod 180) of a polygon or point set."""
+    m = cv2.moments(poly.astype(np.float32))
+    area = abs(m["m00"]) or 1e-9
+    c = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) if m["m00"] else poly.mean(axis=0)
+    return area, c, 0.5 * math.degrees(math.atan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
+
+
+def _wrap90(a: float) -> float:
+    return (a + 90.0) % 180.0 - 90.0
+
+
+class PyramidFitter:
+    """Silhouette fitting for one top view."""
+
+    def __init__(self, view: TopView, dims: Dimensions = DEFAULT):
+        self.view, self.dims = view, dims
+
+    def silhouette(self, pose: str, size: int, a: float, b: float, angle: float) -> np.ndarray:
+        """The table-plane outline (mm) of a pyramid seen from the camera: standing at base
+        centre (a, b) with yaw `angle`, or lying with its tip at (a, b) pointing along `angle`."""
+        base, height = self.dims.looney_base[size], self.dims.looney_height[size]
+        solid = (standing_pyramid(a, b, base, height, angle) if pose == "standing"
+                 else lying_pyramid(a, b, angle, base, height))
+        pts = shadow_on_table(solid.vertices, self.view.camera, point_light=True)
+        return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+
+    def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
+            iterations: int = 3) -> tuple[float, float, float]:
+        """Position and angle that align the silhouette's centroid (and axis, lying) with the blob's."""
+        if pose == "standing":
+            a, b, angle = blob_c[0], blob_c[1], start
+        else:
+            u = np.array([math.cos(math.radians(start)), math.sin(math.radians(start))])
+            a, b = blob_c + u * self.dims.looney_lying_length[size] * 2 / 3
+            angle = start
+        for _ in range(iterations):
+            _, c, axis = _moments(self.silhouette(pose, size, a, b, angle))
+            if pose == "lying":
+                turn = _wrap90(blob_axis - axis)
+                angle += turn
+                rad = math.radians(turn)
+                d = np.array([a, b]) - c
+                d = np.array([d[0] * math.cos(rad) - d[1] * math.sin(rad),
+                              d[0] * math.sin(rad) + d[1] * math.cos(rad)])
+                a, b = c + d
+            a, b = a + blob_c[0] - c[0], b + blob_c[1] - c[1]
+        return float(a), float(b), float(angle % 360)
+
+
+class PyramidClassifier:
+    """The `pyramid` detector of the pipeline (Looney pyramids)."""
+
+    type = "pyramid"
+
+    def __init__(self, dims: Dimensions = DEFAULT):
+        self.dims = dims
+
+    def detect(self, view: TopView, seg: Segmentation, colour_names: tuple[str, ...]) -> list[Found]:
+        fitter = PyramidFitter(view, self.dims)
+        s2 = view.mm_per_px ** 2
+        out: list[Found] = []
+        h, w = seg.labels.shape
+        for index in range(1, len(seg.stats)):
+            x, y, bw, bh, area = seg.stats[index]
+            if area * s2 < MIN_AREA:
+                continue
+            x0, y0 = max(0, x - MARGIN), max(0, y - MARGIN)
+            x1, y1 = min(w, x + bw + MARGIN), min(h, y + bh + MARGIN)
+            blob = (seg.labels[y0:y1, x0:x1] == index).astype(np.uint8)
+            colours = seg.colours[y0:y1, x0:x1]
+            for part, colour, share in _colour_parts(blob, colours, len(colour_names), MIN_AREA / s2):
+                out += self._explain(fitter, part, (x0, y0), colour_names[colour], share)
+        return out
+
+    def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float) -> list[Found]:
+        """Fit pieces to a one-colour blob until what is left is too small to be a piece."""
+        found = []
+        left = blob.copy()
+        min_px = MIN_AREA / fitter.view.mm_per_px ** 2
+        for _ in range(MAX_PIECES_PER_BLOB):
+            if np.count_nonzero(left) < min_px:
+                break
+            best = self._best(fitter, left, box)
+            if best is None:
+                break
+            fields, mask, iou = best
+            fields["color"] = colour
+            fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
+            found.append(Found(fields, mask, box, iou))
+            left = cv2.morphologyEx(left & (1 - cv2.dilate(mask, np.ones((5, 5), np.uint8))),
+                                    cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return found
+
+    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box):
+        """The best hypothesis for the biggest component of `blob`, or None."""
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
+        if n < 2:
+            return None
+        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        part = (labels == biggest).astype(np.uint8)
+        view = fitter.view
+        rows, cols = np.nonzero(part)
+        tx, ty = view.to_table(cols + box[0], rows + box[1])
+        pts = np.stack([tx, ty], axis=1)
+        blob_area = len(pts) * view.mm_per_px ** 2
+        _, blob_c, blob_axis = _moments_of_points(pts)
+        candidates = []
+        for size in (1, 2, 3):
+            candidates.append(("standing", size, fitter.fit("standing", size, blob_c, blob_axis, 0.0)))
+            for start in (blob_axis, blob_axis + 180):
+                candidates.append(("lying", size, fitter.fit("lying", size, blob_c, blob_axis, start)))
+        scored = []
+        for pose, size, params in candidates:
+            area = _moments(fitter.silhouette(pose, size, *params))[0]
+            if 0.5 < area / blob_area < 2.0:
+                scored.append((self._iou(fitter, part, box, pose, size, params)[0], pose, size, params))
+        if not scored:
+            return None
+        scored.sort(key=lambda s: -s[0])
+        iou, pose, size, params = scored[0]
+        if pose == "standing":
+            for yaw in YAWS[1:]:
+                trial = fitter.fit("standing", size, blob_c, blob_axis, yaw)
+                score = self._iou(fitter, part, box, pose, size, trial)[0]
+                if score > iou:
+                    iou, params = score, trial
+        _, mask = self._iou(fitter, part, box, pose, size, params)
+        fields = {"type": "pyramid", "size": size, "pose": pose,
+                  "x": round(params[0], 1), "y": round(params[1], 1)}
+        if pose == "lying":
+            fields["heading"] = round(params[2] % 360, 1)
+        return fields, mask, iou
+
+    @staticmethod
+    def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params) -> tuple[float, np.ndarray]:
+        poly = fitter.silhouette(pose, size, *params)
+        px = fitter.view.to_pixels(poly) - box
+        mask = np.zeros_like(blob)
+        cv2.fillConvexPoly(mask, np.round(px * (1 << SUB)).astype(np.int32), 1, cv2.LINE_8, SUB)
+        inter = np.count_nonzero(mask & blob)
+        union = np.count_nonzero(mask | blob)
+        return (inter / union if union else 0.0), mask
+
+
+def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
+    c = pts.mean(axis=0)
+    d = pts - c
+    mu20, mu02, mu11 = (d[:, 0] ** 2).mean(), (d[:, 1] ** 2).mean(), (d[:, 0] * d[:, 1]).mean()
+    return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
+
+
+def _colour_parts(blob: np.ndarray, colours: np.ndarray, n_colours: int, min_px: float):
+    """Split a blob by pixel colour: each colour holding enough pixels becomes a part (pixels
+    of minor colours join the nearest part). Yields (mask, colour index, share of the blob)."""
+    inside = blob > 0
+    counts = np.bincount(colours[inside].clip(0), minlength=n_colours)
+    total = counts.sum()
+    major = [c for c in np.argsort(-counts) if counts[c] >= max(min_px, 0.2 * total)]
+    if not major:
+        major = [int(np.argmax(counts))]
+    if len(major) == 1:
+        yield blob, int(major[0]), counts[major[0]] / max(1, total)
+        return
+    # assign every blob pixel to the major colour whose pixels are nearest
+    dists = []
+    for c in major:
+        seed = np.where(inside & (colours == c), 0, 255).astype(np.uint8)
+        dists.append(cv2.distanceTransform(seed, cv2.DIST_L2, 3))
+    owner = np.argmin(np.stack(dists), axis=0)
+    for k, c in enumerate(major):
+        part = (inside & (owner == k)).astype(np.uint8)
+        yield part, int(c), counts[c] / max(1, total)

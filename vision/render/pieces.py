@@ -1,0 +1,70 @@
+"""How each piece type looks: the per-type registry of the renderer.
+
+`DRAWERS[type](piece, dims)` returns a `Look`: the piece's solid and its material. A new piece
+type (piecepack tiles, coins, ...) adds one function here; faces may carry an `art` callback that
+paints printed face art into the face's image-space polygon.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from referee.dimensions import DEFAULT, Dimensions
+from vision.solids import Solid, looney
+
+
+@dataclass(frozen=True)
+class Material:
+    """Surface reflectance `albedo` (linear RGB 0..1); `opacity` 1 for opaque plastic, lower for
+    translucent, whose transmitted light is filtered by `tint`; `gloss` scales highlights."""
+
+    albedo: tuple
+    opacity: float = 1.0
+    tint: tuple = (1.0, 1.0, 1.0)
+    gloss: float = 0.6
+    edge: float = 0.0       # brightness of the refracting edges (clear plastic)
+
+
+def _translucent(rgb: tuple, opacity: float = 0.5) -> Material:
+    return Material(rgb, opacity, tuple(min(1.0, 0.15 + c) for c in rgb), 0.8)
+
+
+# The ten Looney colours: Rainbow (red, yellow, blue, green, black) and Xeno (purple, orange,
+# clear, cyan, white); black and white opaque, the rest translucent.
+LOONEY_MATERIALS = {
+    "red": _translucent((0.78, 0.05, 0.07)),
+    "yellow": _translucent((0.95, 0.78, 0.04)),
+    "blue": _translucent((0.06, 0.20, 0.78)),
+    "green": _translucent((0.06, 0.58, 0.16)),
+    "black": Material((0.04, 0.04, 0.05), 1.0, gloss=0.5),
+    "purple": _translucent((0.42, 0.10, 0.60)),
+    "orange": _translucent((0.98, 0.40, 0.04)),
+    "clear": Material((0.95, 0.96, 0.97), 0.4, (0.85, 0.87, 0.88), 1.2, edge=0.5),
+    "cyan": _translucent((0.04, 0.66, 0.82)),
+    "white": Material((0.92, 0.92, 0.90), 1.0, gloss=0.4),
+}
+
+
+@dataclass(frozen=True)
+class Look:
+    solid: Solid
+    material: Material
+    art: Callable | None = None
+
+
+def looney_look(piece, dims: Dimensions = DEFAULT) -> Look:
+    return Look(looney(piece, dims), LOONEY_MATERIALS[piece.color])
+
+
+def nested_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+    """A nest: the outer pyramid plus the smaller ones inside it (seen through translucent
+    plastic), all centred on the same base."""
+    looks = [looney_look(piece, dims)]
+    for size in piece.nested or ():
+        inner = type(piece)(id=piece.id, type="pyramid", x=piece.x, y=piece.y, color=piece.color,
+                            size=size, pose="standing", angle=piece.angle)
+        looks.append(looney_look(inner, dims))
+    return looks
+
+
+DRAWERS: dict[str, Callable] = {"pyramid": nested_looks}

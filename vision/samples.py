@@ -1,0 +1,169 @@
+"""The committed sample images: random game positions rendered with ground truth, from seeds.
+
+`write_set(game, out_dir)` regenerates sample_images/<game>/ exactly: for each image a JPEG and
+a ground-truth scene JSON (with a `render` object: seed, camera, light, `hidden` piece ids under a
+hand, and the calibration file to use), plus one calibration per camera and lighting, whose
+colours were learned from a rendered photo of the palette sheet.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import cv2
+
+from calibration.calibfile import DEFAULT_COLORS, Calibration, save
+from calibration.layout import cards_layout, palette_layout
+from calibration.palette import learn_colors
+from referee.dimensions import DEFAULT
+from referee.geometry import footprint
+from referee.scene import COLORS, Piece, Scene, scene_from_dict
+from vision.camera import intrinsics, looking_at
+from vision.render import random_config, render
+
+AREAS = {"icehouse": (600.0, 450.0), "icepirates": (700.0, 500.0)}
+CAMERAS = {"cam720": ((1280, 720), 64.0), "cam1080": ((1920, 1080), 64.0)}
+LIGHTS = ("daylight", "warm", "cool", "dim")
+DIST = (-0.08, 0.02, 0.0, 0.0, 0.0)
+JPEG_QUALITY = 90
+# (camera, number of images) per game
+PLAN = {"icehouse": (("cam720", 20), ("cam1080", 4)), "icepirates": (("cam720", 12), ("cam1080", 2))}
+
+
+def _fits(piece: Piece, placed: list, area, gap: float = 2.0) -> bool:
+    shape = footprint(piece, DEFAULT)
+    minx, miny, maxx, maxy = shape.bounds
+    if minx < 5 or miny < 5 or maxx > area[0] - 5 or maxy > area[1] - 5:
+        return False
+    return all(shape.distance(other) > gap for other in placed)
+
+
+def _place(rng: random.Random, area, placed: list, pieces: list, make) -> bool:
+    for _ in range(60):
+        piece = make()
+        if _fits(piece, placed, area):
+            placed.append(footprint(piece, DEFAULT))
+            pieces.append(piece)
+            return True
+    return False
+
+
+def icehouse_scene(rng: random.Random, area) -> Scene:
+    """A mid-game Icehouse table: 3-4 players' defenders standing, attackers lying, most of
+    them pointing at a defender from within their length."""
+    colours = rng.sample(COLORS, rng.randint(3, 4))
+    placed, pieces = [], []
+    n = 0
+    for _ in range(rng.randint(5, 9)):
+        n += 1
+        c, s = rng.choice(colours), rng.randint(1, 3)
+        _place(rng, area, placed, pieces, lambda: Piece(
+            f"p{n}", "pyramid", rng.uniform(30, area[0] - 30), rng.uniform(30, area[1] - 30),
+            color=c, size=s, pose="standing", angle=rng.uniform(0, 90)))
+    defenders = list(pieces)
+    for _ in range(rng.randint(4, 10)):
+        n += 1
+        c, s = rng.choice(colours), rng.randint(1, 3)
+
+        def attacker(c=c, s=s, name=f"p{n}"):
+            if defenders and rng.random() < 0.75:
+                d = rng.choice(defenders)
+                toward = rng.uniform(0, 360)
+                reach = DEFAULT.looney_base[d.size] / 2 + rng.uniform(3, 30)
+                x = d.x - reach * math.cos(math.radians(toward))
+                y = d.y - reach * math.sin(math.radians(toward))
+                heading = (toward + rng.uniform(-8, 8)) % 360
+            else:
+                x, y = rng.uniform(30, area[0] - 30), rng.uniform(30, area[1] - 30)
+                heading = rng.uniform(0, 360)
+            return Piece(name, "pyramid", round(x, 1), round(y, 1), color=c, size=s, pose="lying",
+                         heading=round(heading, 1))
+        _place(rng, area, placed, pieces, attacker)
+    return Scene("icehouse", tuple(pieces), area)
+
+
+def icepirates_scene(rng: random.Random, area) -> Scene:
+    """An Ice Pirates sea: treasure islands (opaque nests) and the players' ships, lying."""
+    placed, pieces = [], []
+    island = rng.choice(("black", "white"))
+    n = 0
+    for _ in range(rng.randint(4, 7)):
+        n += 1
+        _place(rng, area, placed, pieces, lambda name=f"i{n}": Piece(
+            name, "pyramid", rng.uniform(40, area[0] - 40), rng.uniform(40, area[1] - 40),
+            color=island, size=3, pose="standing", nested=(2, 1), angle=rng.uniform(0, 90)))
+    fleets = rng.sample([c for c in COLORS if c not in ("black", "white")], 2)
+    for _ in range(rng.randint(5, 10)):
+        n += 1
+        c, s = rng.choice(fleets), rng.randint(1, 3)
+        _place(rng, area, placed, pieces, lambda name=f"s{n}", c=c, s=s: Piece(
+            name, "pyramid", round(rng.uniform(30, area[0] - 30), 1), round(rng.uniform(30, area[1] - 30), 1),
+            color=c, size=s, pose="lying", heading=round(rng.uniform(0, 360), 1)))
+    return Scene("icepirates", tuple(pieces), area)
+
+
+SCENES = {"icehouse": icehouse_scene, "icepirates": icepirates_scene}
+
+
+def palette_photo(camera_name: str, light: str, seed: int):
+    """A rendered photo of the palette sheet with a large pyramid of each colour on its spot."""
+    layout = palette_layout()
+    size, hfov = CAMERAS[camera_name]
+    K = intrinsics(size, hfov)
+    pieces = [{"id": c, "type": "pyramid", "color": c, "size": 3, "pose": "standing", "x": x, "y": y}
+              for c, x, y in layout.spots]
+    scene = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": pieces})
+    w, h = layout.area
+    cam = looking_at(K, DIST, size, (w / 2 + 60, h / 2 - 40, -480.0), (w / 2, h / 2, 0))
+    config = random_config(seed, layout.area, size, light=light, camera=cam)
+    return render(scene, layout, config).image, cam
+
+
+def calibration_for(camera_name: str, light: str, area, seed: int) -> Calibration:
+    """The calibration a user of this camera would make: intrinsics (as ChArUco would give
+    them), colours learned from the palette photo under this light."""
+    photo, cam = palette_photo(camera_name, light, seed)
+    colors = learn_colors(photo, cam.K, cam.dist)
+    return Calibration(cards_layout(*area), cam.size, cam.K, cam.dist, "rendered", colors)
+
+
+def write_default_colors(path: Path = DEFAULT_COLORS) -> None:
+    """The shipped colour profile: learned from a rendered palette photo in daylight."""
+    photo, cam = palette_photo("cam720", "daylight", 5)
+    path.write_text(json.dumps(learn_colors(photo, cam.K, cam.dist).to_dict(), indent=1) + "\n",
+                    encoding="utf-8")
+
+
+def write_set(game: str, out_dir: Path, base_seed: int = 1000) -> list[Path]:
+    """Render the sample set of `game` into `out_dir`; returns the images written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    area = AREAS[game]
+    layout = cards_layout(*area)
+    written = []
+    seed = base_seed + (0 if game == "icehouse" else 500)
+    calibrations = set()
+    for camera_name, count in PLAN[game]:
+        size, hfov = CAMERAS[camera_name]
+        for i in range(count):
+            seed += 1
+            rng = random.Random(seed)
+            light = LIGHTS[i % len(LIGHTS)]
+            hands = 1 if i % 4 == 3 else 0
+            scene = SCENES[game](rng, area)
+            config = random_config(seed, area, size, light=light, hands=hands, hfov=hfov)
+            frame = render(scene, layout, config)
+            cal_name = f"calibration-{camera_name}-{light}.json"
+            if cal_name not in calibrations:
+                save(calibration_for(camera_name, light, area, seed * 7), out_dir / cal_name)
+                calibrations.add(cal_name)
+            stem = f"{game}-{len(written) + 1:02d}"
+            cv2.imwrite(str(out_dir / f"{stem}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            truth = scene.to_dict()
+            truth["render"] = {"seed": seed, "camera": camera_name, "light": light, "hands": hands,
+                               "height_mm": round(-float(config.camera.C[2]), 1),
+                               "hidden": frame.hidden, "calibration": cal_name}
+            (out_dir / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+            written.append(out_dir / f"{stem}.jpg")
+    return written

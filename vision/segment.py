@@ -1,0 +1,94 @@
+"""Split a top view into empty table, pieces and hands.
+
+The empty table is estimated by a wide median (wider than any piece), each pixel's colour is
+taken as a log ratio to it (`calibration.colors`), and a pixel is foreground when its chroma
+moves or it is much darker (not a shadow) or brighter (a white or clear piece) than the table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.colors import REJECT, ColorProfile
+
+BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
+CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
+DARKER = np.log(0.5)          # darker than a shadow
+BRIGHTER = np.log(1.10)       # brighter than the table can be
+HAND_AREA = 3500.0            # mm^2: a foreground region this large that is not
+HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of its pixels) is a hand
+
+
+@dataclass
+class Segmentation:
+    features: np.ndarray      # (h, w, 3) float32 log ratios to the empty table
+    foreground: np.ndarray    # uint8 0/255, pieces only (hands removed)
+    hands: np.ndarray         # uint8 0/255
+    labels: np.ndarray        # int32 component labels of `foreground`
+    stats: np.ndarray         # cv2 connectedComponentsWithStats rows
+    colours: np.ndarray       # int16 (h, w): colour index per foreground pixel, -1 elsewhere
+    colour_dist: np.ndarray   # float32 (h, w): Mahalanobis distance of that colour
+
+
+def background(image: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """The empty table under the pieces, float32 BGR."""
+    step = 4
+    small = cv2.resize(image, (image.shape[1] // step, image.shape[0] // step), interpolation=cv2.INTER_AREA)
+    k = int(BACKGROUND_WINDOW / (mm_per_px * step)) | 1
+    med = cv2.medianBlur(small, min(k, 255))
+    return cv2.resize(med, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+def log_ratio(image: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Per-channel log(image / table) in float32."""
+    return cv2.log(image.astype(np.float32) + 2.0) - cv2.log(table + 2.0)
+
+
+def foreground_mask(features: np.ndarray) -> np.ndarray:
+    level = features.mean(axis=2)
+    chroma = np.abs(features - level[..., None]).max(axis=2)
+    mask = (chroma > CHROMA) | (level < DARKER) | (level > BRIGHTER)
+    mask = mask.astype(np.uint8) * 255
+    kernel = np.ones((3, 3), np.uint8)
+    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
+    return fill_holes(mask)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every region enclosed by foreground filled (faces of clear or white pieces
+    that look like the table inside their visible outline)."""
+    h, w = mask.shape
+    flood = np.zeros((h + 2, w + 2), np.uint8)
+    flood[1:-1, 1:-1] = mask
+    cv2.floodFill(flood, None, (0, 0), 255)
+    return mask | (255 - flood[1:-1, 1:-1])
+
+
+def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
+            ignore: np.ndarray | None = None) -> Segmentation:
+    """Segment a top view (BGR uint8) into pieces, hands and table; `ignore` masks printed
+    parts of the mat (markers, patches, cards)."""
+    features = log_ratio(image, background(image, mm_per_px))
+    mask = foreground_mask(features)
+    if ignore is not None:
+        mask[ignore > 0] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    colours = np.full(mask.shape, -1, np.int16)
+    dist = np.zeros(mask.shape, np.float32)
+    ys, xs = np.nonzero(mask)
+    if len(ys):
+        best, d = profile.classify(features[ys, xs].astype(np.float64))
+        colours[ys, xs] = best
+        dist[ys, xs] = d
+    hands = np.zeros_like(mask)
+    min_px = HAND_AREA / mm_per_px ** 2
+    for index in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > min_px)[0] + 1:
+        region = labels == index
+        if np.mean(dist[region] > REJECT) > HAND_UNEXPLAINED:
+            hands[region] = 255
+    if hands.any():
+        mask[hands > 0] = 0
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return Segmentation(features, mask, hands, labels, stats, colours, dist)
