@@ -7,11 +7,12 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from calibration.intrinsics import SQUARE_MM, board_image
 from calibration.layout import (CARD, PAPERS, SHEET_MARGIN, Layout, cards_layout, draw,
                                 palette_layout, sheet_layout)
 
 MM_PER_INCH = 25.4
-KINDS = ("a4", "letter", "a3", "cards", "palette")
+KINDS = ("a4", "letter", "a3", "cards", "palette", "charuco")
 
 
 def _caption(image: np.ndarray, text: str, x: float, y: float, ppm: float) -> None:
@@ -79,6 +80,10 @@ def pages(kind: str, dpi: int) -> dict[str, np.ndarray]:
     if kind == "palette":
         return {"palette": sheet_page(palette_layout(), PAPERS["a4"], dpi,
                                       "icetable palette: stand one pyramid of each colour on its spot")}
+    if kind == "charuco":
+        board = cv2.cvtColor(board_image(dpi / MM_PER_INCH), cv2.COLOR_GRAY2RGB)
+        _caption(board, f"icetable ChArUco board: {SQUARE_MM:g} mm squares", 3, 8, dpi / MM_PER_INCH)
+        return {"charuco": board}
     if kind == "cards":
         out = {f"card{mid}": card_page(mid, dpi) for mid in range(4)}
         out["cards"] = _cards_sheet(dpi)

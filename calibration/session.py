@@ -1,0 +1,88 @@
+"""A calibration session: collect views of the mat (and optionally of the ChArUco board), fit
+the table plane, learn the colours, and build the `Calibration`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import cv2
+import numpy as np
+
+from calibration import intrinsics
+from calibration.calibfile import Calibration, default_colors
+from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
+from calibration.layout import Layout
+from vision.camera import focal_from_homography
+
+
+class CalibrationFailed(ValueError):
+    """Nothing usable in the frames: one line saying what was missing."""
+
+
+@dataclass
+class Progress:
+    """What the session has seen so far (shown to the user as it goes)."""
+
+    frames: int = 0
+    views: int = 0
+    wanted: int = 0
+    last: str = ""
+
+    def line(self) -> str:
+        return f"views {self.views}/{self.wanted}, frames read {self.frames}: {self.last}"
+
+
+def collect_mat_views(frames: Iterable[np.ndarray], layout: Layout, wanted: int,
+                      K=None, dist=None, report: Callable[[Progress], None] = lambda p: None):
+    """Plane fits of the first `wanted` frames that show the mat; (fits, frame size)."""
+    progress, fits, size = Progress(wanted=wanted), [], None
+    for frame in frames:
+        progress.frames += 1
+        size = (frame.shape[1], frame.shape[0])
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        try:
+            fit = fit_plane(layout, find_markers(gray), K, dist)
+            fits.append(fit)
+            progress.views += 1
+            progress.last = f"{len(fit.ids)} markers, reprojection {fit.rms_mm:.2f} mm"
+        except MatNotFound as exc:
+            progress.last = str(exc)
+        report(progress)
+        if len(fits) >= wanted:
+            break
+    if not fits:
+        raise CalibrationFailed(f"no calibration mat found in {progress.frames} frame(s)")
+    return fits, size
+
+
+def collect_board_views(frames: Iterable[np.ndarray], wanted: int,
+                        report: Callable[[Progress], None] = lambda p: None):
+    """ChArUco corner sets of the first `wanted` frames that show the board; (views, size)."""
+    progress, views, size = Progress(wanted=wanted), [], None
+    for frame in frames:
+        progress.frames += 1
+        size = (frame.shape[1], frame.shape[0])
+        found = intrinsics.board_corners(frame)
+        if found is not None:
+            views.append(found)
+            progress.views += 1
+            progress.last = f"{len(found[0])} board corners"
+        else:
+            progress.last = "no ChArUco board"
+        report(progress)
+        if len(views) >= wanted:
+            break
+    return views, size
+
+
+def build(layout: Layout, fits: list[PlaneFit], size, K=None, dist=None, source="charuco",
+          colors=None, mm_per_px: float = 1.0) -> Calibration:
+    """The calibration from plane fits (the best one is kept); without K the focal length is
+    estimated from the fits (principal point at the centre, no distortion)."""
+    if K is None:
+        f = float(np.median([focal_from_homography(fit.H, size) for fit in fits]))
+        K = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
+        dist, source = np.zeros(5), "estimated"
+    best = min(fits, key=lambda fit: (-len(fit.ids), fit.rms_mm))
+    return Calibration(layout, size, np.asarray(K, np.float64), np.asarray(dist, np.float64).ravel(),
+                       source, colors or default_colors(), best.H, best.rms_mm, mm_per_px)

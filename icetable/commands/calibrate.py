@@ -1,0 +1,76 @@
+"""`icetable calibrate SOURCE`: find the mat, fit the table plane, learn colours, save the file."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from calibration.calibfile import save
+from calibration.homography import MatNotFound
+from calibration.intrinsics import calibrate as fit_intrinsics
+from calibration.layout import PAPERS, cards_layout, sheet_layout
+from calibration.palette import learn_colors
+from calibration.session import CalibrationFailed, build, collect_board_views, collect_mat_views
+from icetable.cli import UserError
+from vision.sources import FrameSourceError, open_frames, read_image
+
+MAX_FRAMES = 300      # frames read from a camera or video before giving up
+
+
+def register(sub) -> None:
+    p = sub.add_parser("calibrate", help="calibrate the camera over the mat; writes a calibration file")
+    p.add_argument("source", help="camera index (0), video file, image file or folder of images")
+    p.add_argument("--mat", default="cards", choices=tuple(PAPERS) + ("cards",),
+                   help="the printed target: a4, letter, a3 sheet, or cards (default) around --area")
+    p.add_argument("--area", default="600x450", help="play area WxH in mm for corner cards (default 600x450)")
+    p.add_argument("--views", type=int, default=5, help="mat views to collect (default 5)")
+    p.add_argument("--charuco", metavar="SOURCE", help="views of the ChArUco board for the lens intrinsics")
+    p.add_argument("--palette", metavar="IMAGE", help="photo of the pyramids on the palette sheet")
+    p.add_argument("--out", "-o", default="calibration.json", help="calibration file to write")
+    p.set_defaults(run=run)
+
+
+def _layout(args):
+    if args.mat != "cards":
+        return sheet_layout(args.mat)
+    try:
+        w, h = (float(v) for v in args.area.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--area must look like 600x450 (mm), got {args.area!r}") from None
+    if w <= 0 or h <= 0:
+        raise UserError(f"--area must be positive, got {args.area!r}")
+    return cards_layout(w, h)
+
+
+def _show(progress) -> None:
+    print(f"\r{progress.line()[:100]:100s}", end="", file=sys.stderr, flush=True)
+
+
+def run(args) -> int:
+    layout = _layout(args)
+    try:
+        K = dist = None
+        if args.charuco:
+            views, size = collect_board_views(open_frames(args.charuco, MAX_FRAMES), 12, _show)
+            print(file=sys.stderr)
+            K, dist, rms_px = fit_intrinsics(views, size)
+            print(f"intrinsics from {len(views)} board views: reprojection {rms_px:.2f} px", file=sys.stderr)
+        fits, size = collect_mat_views(open_frames(args.source, MAX_FRAMES), layout, args.views, K, dist, _show)
+        print(file=sys.stderr)
+        calibration = build(layout, fits, size, K, dist)
+        if args.palette:
+            colors = learn_colors(read_image(args.palette), calibration.K, calibration.dist)
+            calibration = calibration.with_colors(colors)
+            print(f"colours learned: {', '.join(colors.names)}", file=sys.stderr)
+    except (FrameSourceError, CalibrationFailed) as exc:
+        raise UserError(str(exc)) from None
+    except MatNotFound as exc:
+        raise UserError(f"{args.palette}: palette sheet not found ({exc})") from None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        save(calibration, args.out)
+    except OSError as exc:
+        raise UserError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
+    print(f"table plane: {len(fits)} views, reprojection error {calibration.rms_mm:.2f} mm "
+          f"(intrinsics: {calibration.intrinsics}); wrote {Path(args.out)}")
+    return 0
