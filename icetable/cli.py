@@ -26,9 +26,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="icetable", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        try:
+            module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        except ImportError as exc:
+            _unavailable(sub, info.name, exc)
+            continue
         module.register(sub)
     return parser
+
+
+def _unavailable(sub, name: str, exc: Exception) -> None:
+    """A subcommand whose module cannot be imported (a missing library) says so when run,
+    and the other subcommands keep working."""
+    def run(args) -> int:
+        raise UserError(f"this command is unavailable: {exc}")
+
+    p = sub.add_parser(name, help=f"(unavailable: {exc})", add_help=False)
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(run=run)
 
 
 def main(argv: list[str] | None = None) -> int:
