@@ -247,8 +247,8 @@ class IcePiratesMatch:
         self.acted.add(ship.id)
         if scene:
             self._scene = scene
-        events = [event("transfer", f"{ship.id} takes {take or 'nothing'} from {other} and gives "
-                        f"{give or 'nothing'}", ship=ship.id, other=other,
+        events = [event("transfer", f"{ship.id} takes {_names(take)} from {other} and gives "
+                        f"{_names(give)}", ship=ship.id, other=other,
                         take=[list(p) for p in take], give=[list(p) for p in give])]
         return events + self._check_win()
 
@@ -348,6 +348,11 @@ class IcePiratesMatch:
         out += [{"type": "transfer", "ship": ship.id, "with": other, "take": [], "give": [list(p)]}
                 for p in sorted(set(hold))]
         return out
+
+
+def _names(pieces) -> str:
+    """'black 2 and white 1', or 'nothing'."""
+    return " and ".join(f"{color} {size}" for color, size in pieces) or "nothing"
 
 
 def _with_piece(scene: Scene, pid: str, **changes) -> Scene:
