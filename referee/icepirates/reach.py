@@ -19,7 +19,7 @@ from referee.icepirates.steps import leaves_area, max_turn, triangles, units
 
 PIXEL = 1.0          # mm per raster cell
 SIMPLIFY = 0.7       # pixels: outline simplification (Douglas-Peucker)
-ARC_POINTS = 5       # points on the outer arc of a fan
+ARC_POINTS = 16      # points on the outer arc of a fan (at most 10 degrees apart)
 SHIFT = 2            # sub-pixel bits for cv2.fillPoly
 
 
