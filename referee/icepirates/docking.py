@@ -5,8 +5,6 @@ gap between their footprints is less than the base of a Small less the safety `m
 """
 from __future__ import annotations
 
-import numpy as np
-
 from referee.icepirates.objects import Table
 from referee.icepirates.rules import IcePiratesOptions
 
@@ -19,7 +17,7 @@ def dock_gap(table: Table, opts: IcePiratesOptions) -> float:
 
 
 def docked_with(table: Table, opts: IcePiratesOptions, ids=None) -> dict[str, list[str]]:
-    """For each ship or disabled ship in `ids` (default all), the objects it is docked with."""
+    """For each ship or disabled ship in `ids` (default all), the ids it is docked with, sorted."""
     if ids is None:
         ids = [i for i in table.ids if table.kinds[i] in ("ship", "disabled")]
     result: dict[str, list[str]] = {i: [] for i in ids}
@@ -30,9 +28,8 @@ def docked_with(table: Table, opts: IcePiratesOptions, ids=None) -> dict[str, li
     if gap <= 0:
         return result
     rows, cols = table.tree.query(geoms, predicate="dwithin", distance=gap)
-    order = np.lexsort((cols, rows))
-    for row, col in zip(rows[order], cols[order]):
+    for row, col in zip(rows, cols):
         other = table.ids[col]
         if other != ids[row] and table.kinds[other] in DOCKABLE:
             result[ids[row]].append(other)
-    return result
+    return {pid: sorted(found) for pid, found in result.items()}
