@@ -122,7 +122,7 @@ def build_table(scene: Scene, dims: Dimensions = DEFAULT) -> Table:
         bases.append((piece, geoms[piece.id]))
     ids = list(geoms)
     area = area_polygon(scene.area) if scene.area else None
-    return Table(scene, dims, players, ships, kinds, ids, np.array([geoms[i] for i in ids]),
+    return Table(scene, dims, players, ships, kinds, ids, np.array([geoms[i] for i in ids], dtype=object),
                  cargo, damage_of(scene), area)
 
 

@@ -1,7 +1,7 @@
 """`evaluate(scene)`: the Ice Pirates report of SCENE.md.
 
 `status.ships[id]` = {"size", "docked_with", "in_range"} plus the extensions "disabled",
-"damage", "can_move" and, with the option `reach`, "reach" (polygons as lists of [x, y]).
+"damage", "can_move" and, with the option `reach`, "reach" (polygons as lists of rings of [x, y]).
 """
 from __future__ import annotations
 
@@ -88,10 +88,12 @@ def can_move(table: Table, opts: IcePiratesOptions) -> dict[str, bool]:
     return {ship.id: not hit[i].all() for i, ship in enumerate(ships)}
 
 
-def polygon_lists(geom) -> list[list[list[float]]]:
-    """Exterior rings of a (multi)polygon as lists of [x, y] rounded to 0.1 mm."""
+def polygon_lists(geom) -> list[list[list[list[float]]]]:
+    """Each polygon of a (multi)polygon as rings (exterior first, then holes) of [x, y] in mm,
+    rounded to 0.1 mm."""
     parts = getattr(geom, "geoms", [geom])
-    return [np.round(np.asarray(p.exterior.coords), 1).tolist() for p in parts if not p.is_empty]
+    return [[np.round(np.asarray(ring.coords), 1).tolist() for ring in (p.exterior, *p.interiors)]
+            for p in parts if not p.is_empty]
 
 
 def _name(table: Table, pid: str) -> str:
