@@ -5,7 +5,7 @@ segment (table, pieces, hands) -> each registered classifier explains the blobs 
 -> ids, confidence, `uncertain` near hands -> a SCENE.md scene.
 
 A new piece type plugs in as a classifier with `type` and
-`detect(view, segmentation, colour_names) -> list[Found]` (see `vision.pyramids`).
+`detect(view, segmentation, colour_profile) -> list[Found]` (see `vision.pyramids`).
 """
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ class Detector:
         """The scene in a BGR frame; FrameError when the frame cannot be read."""
         view = self.top_view(frame)
         seg = segment(view.image, view.mm_per_px, self.calibration.colors, self._printed(view))
-        found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors.names)]
+        found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors)]
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         counts: Counter = Counter()
         pieces = []

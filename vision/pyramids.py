@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
+from calibration.colors import ColorProfile
 from vision.segment import Segmentation
 from vision.solids import lying_pyramid, shadow_on_table, standing_pyramid
 from vision.topview import TopView
@@ -22,6 +23,7 @@ SUB = 3                    # fixed-point bits when rasterising silhouettes
 MARGIN = 14                # px around a blob's box for silhouettes that overhang it
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
+PALE = ("white", "clear")
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 
 
@@ -93,7 +95,9 @@ class PyramidClassifier:
     def __init__(self, dims: Dimensions = DEFAULT):
         self.dims = dims
 
-    def detect(self, view: TopView, seg: Segmentation, colour_names: tuple[str, ...]) -> list[Found]:
+    def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile) -> list[Found]:
+        colour_names = profile.names
+        profile_levels = {n: float(profile.means[i].mean()) for i, n in enumerate(colour_names)}
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
         out: list[Found] = []
@@ -106,8 +110,14 @@ class PyramidClassifier:
             x1, y1 = min(w, x + bw + MARGIN), min(h, y + bh + MARGIN)
             blob = (seg.labels[y0:y1, x0:x1] == index).astype(np.uint8)
             colours = seg.colours[y0:y1, x0:x1]
+            pale = [colour_names.index(c) for c in PALE if c in colour_names]
+            if len(pale) == 2:
+                colours = np.where(colours == pale[1], pale[0], colours)
             for part, colour, share in _colour_parts(blob, colours, len(colour_names), MIN_AREA / s2):
-                out += self._explain(fitter, part, (x0, y0), colour_names[colour], share)
+                name = colour_names[colour]
+                if name in PALE and len(pale) == 2:
+                    name = _pale_colour(seg.features[y0:y1, x0:x1][part > 0], profile_levels)
+                out += self._explain(fitter, part, (x0, y0), name, share)
         return out
 
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float) -> list[Found]:
@@ -178,6 +188,13 @@ class PyramidClassifier:
         inter = np.count_nonzero(mask & blob)
         union = np.count_nonzero(mask | blob)
         return (inter / union if union else 0.0), mask
+
+
+def _pale_colour(features: np.ndarray, levels: dict) -> str:
+    """White or clear for a pale blob: the one whose mean brightness over the table is closer
+    (white plastic reflects much more than clear; pixel by pixel the two overlap)."""
+    level = float(np.percentile(features.mean(axis=1), 90))
+    return min(PALE, key=lambda c: abs(levels[c] - level))
 
 
 def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:

@@ -17,6 +17,8 @@ BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
 CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
 DARKER = np.log(0.5)          # darker than a shadow
 BRIGHTER = np.log(1.10)       # brighter than the table can be
+FAINT = np.log(1.04)          # ... and this brighter within PALE_REACH px of such a pixel
+PALE_REACH = 9
 HAND_AREA = 3500.0            # mm^2: a foreground region this large that is not
 HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of its pixels) is a hand
 
@@ -51,6 +53,12 @@ def foreground_mask(features: np.ndarray) -> np.ndarray:
     chroma = np.abs(features - level[..., None]).max(axis=2)
     mask = (chroma > CHROMA) | (level < DARKER) | (level > BRIGHTER)
     mask = mask.astype(np.uint8) * 255
+    # pale pieces (white, clear): faces turned from the light are barely brighter than the
+    # table; take them where they are close to a clearly bright part
+    bright = ((level > BRIGHTER) * 255).astype(np.uint8)
+    near = cv2.dilate(bright, np.ones((PALE_REACH, PALE_REACH), np.uint8))
+    faint = cv2.blur(level, (3, 3)) > FAINT
+    mask |= ((near > 0) & faint).astype(np.uint8) * 255
     kernel = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
     return fill_holes(mask)

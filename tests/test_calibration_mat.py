@@ -1,0 +1,105 @@
+"""The printed mat, the table-plane fit, the calibration file and colour learning."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.calibfile import CalibrationError, load, save
+from calibration.homography import MatNotFound, find_markers, fit_plane
+from calibration.intrinsics import board_corners, board_image, calibrate
+from calibration.layout import PALETTE_COLORS, cards_layout, sheet_layout
+from calibration.mat import MM_PER_INCH, write
+from calibration.palette import learn_colors
+from calibration.session import build, collect_mat_views
+from vision.camera import intrinsics, looking_at
+from vision.samples import palette_photo
+from vision.render import random_config, render
+from referee.scene import scene_from_dict
+
+EMPTY = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": []})
+
+
+@pytest.mark.parametrize("paper, size_mm", [("a4", (297, 210)), ("letter", (279.4, 215.9)), ("a3", (420, 297))])
+def test_printed_mat_is_true_scale_and_its_markers_define_the_table_frame(tmp_path, paper, size_mm):
+    written = write(paper, tmp_path, dpi=100)
+    png = next(p for p in written if p.suffix == ".png")
+    page = cv2.imread(str(png))
+    ppm = 100 / MM_PER_INCH
+    assert abs(page.shape[1] / ppm - size_mm[0]) < 0.5 and abs(page.shape[0] / ppm - size_mm[1]) < 0.5
+    assert next(p for p in written if p.suffix == ".pdf").read_bytes().startswith(b"%PDF")
+    layout = sheet_layout(paper)
+    found = find_markers(cv2.cvtColor(page, cv2.COLOR_BGR2GRAY))
+    assert set(found) == {0, 1, 2, 3}
+    # the page's pixels are table mm shifted by the margin: the fit must give back the page scale
+    fit = fit_plane(layout, found)
+    origin = fit.to_image(np.array([[0.0, 0.0]]))[0]
+    assert np.allclose(origin, [8 * ppm - 0.5, 8 * ppm - 0.5], atol=0.6)
+    assert fit.rms_mm < 0.3
+
+
+def test_corner_cards_are_four_separate_pages(tmp_path):
+    stems = {p.stem for p in write("cards", tmp_path, dpi=100)}
+    assert {"card0", "card1", "card2", "card3"} <= stems
+
+
+def test_plane_fit_round_trip_on_a_rendered_frame():
+    layout = cards_layout(600, 450)
+    config = random_config(7, layout.area, (1280, 720))
+    frame = render(EMPTY, layout, config).image
+    cam = config.camera
+    fit = fit_plane(layout, find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)), cam.K, cam.dist)
+    assert len(fit.ids) == 4 and fit.rms_mm < 1.5
+    # a table point goes to the image where the true camera puts it, and back
+    points = np.array([[0.0, 0.0], [300.0, 225.0], [600.0, 450.0]])
+    truth = cam.project(np.column_stack([points, np.zeros(3)]), distort=False)
+    assert np.abs(fit.to_image(points) - truth).max() < 1.0
+    assert np.abs(fit.to_table(fit.to_image(points)) - points).max() < 1e-6
+
+
+def test_no_mat_in_a_frame_is_refused():
+    with pytest.raises(MatNotFound):
+        fit_plane(cards_layout(600, 450), find_markers(np.full((480, 640), 200, np.uint8)))
+
+
+def test_calibration_file_round_trip_and_bad_files(tmp_path):
+    layout = cards_layout(600, 450)
+    frames = [render(EMPTY, layout, random_config(s, layout.area, (1280, 720))).image for s in (3, 4)]
+    fits, size = collect_mat_views(frames, layout, 2)
+    calibration = build(layout, fits, size)
+    assert calibration.intrinsics == "estimated" and calibration.rms_mm < 3.0
+    path = tmp_path / "cal.json"
+    save(calibration, path)
+    again = load(path)
+    assert again.layout == layout and np.allclose(again.K, calibration.K) and np.allclose(again.H, calibration.H)
+    path.write_text("{")
+    with pytest.raises(CalibrationError, match="not a JSON"):
+        load(path)
+    data = json.loads(json.dumps(calibration.to_dict()))
+    del data["camera"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="'camera'"):
+        load(path)
+
+
+def test_colours_learned_from_the_palette_photo_separate_the_colours():
+    photo, cam = palette_photo("cam720", "warm", 11)
+    profile = learn_colors(photo, cam.K, cam.dist)
+    assert set(profile.names) == set(PALETTE_COLORS)
+    # white and clear overlap pixel by pixel (docs/vision.md); every other colour is apart
+    for i, name in enumerate(profile.names):
+        got = profile.names[profile.classify(profile.means[i:i + 1])[0][0]]
+        assert got == name or {got, name} == {"white", "clear"}
+
+
+def test_charuco_views_give_the_focal_length():
+    K = intrinsics((1280, 720), 60)
+    image = board_image(4.0)
+    to_mm = np.array([[0.25, 0, 0.125 - 30], [0, 0.25, 0.125 - 30], [0, 0, 1]])
+    views = []
+    for i, (dx, dy) in enumerate([(0, 0), (150, 50), (-120, 40), (60, -100), (100, 120)]):
+        cam = looking_at(K, np.zeros(5), (1280, 720), (105 + dx, 75 + dy, -400), (105, 75, 0), i * 7)
+        frame = cv2.warpPerspective(image, cam.table_homography() @ to_mm, (1280, 720), borderValue=200)
+        views.append(board_corners(frame))
+    K2, _, rms = calibrate(views, (1280, 720))
+    assert abs(K2[0, 0] - K[0, 0]) / K[0, 0] < 0.02 and rms < 0.5

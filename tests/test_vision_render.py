@@ -1,0 +1,68 @@
+"""Rendered frames: deterministic, parallax handled from the base, hands make pieces uncertain."""
+import numpy as np
+
+from calibration.calibfile import Calibration, default_colors
+from calibration.layout import cards_layout
+from referee.scene import scene_from_dict
+from vision.camera import intrinsics, looking_at
+from vision.detector import Detector
+from vision.render import HandConfig, RenderConfig, random_config, render
+
+AREA = (600.0, 450.0)
+LAYOUT = cards_layout(*AREA)
+
+
+def _scene(pieces, game="icehouse"):
+    return scene_from_dict({"format": "icetable-scene/1", "game": game,
+                            "area": {"width": AREA[0], "height": AREA[1]}, "pieces": pieces})
+
+
+def _camera():
+    K = intrinsics((1280, 720), 64.0)
+    return looking_at(K, (-0.08, 0.02, 0, 0, 0), (1280, 720), (300, 225, -800), (300, 225, 0))
+
+
+def _detector(cam):
+    return Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+
+
+def test_same_seed_same_frame():
+    scene = _scene([{"id": "r", "type": "pyramid", "color": "red", "size": 2, "pose": "standing", "x": 100, "y": 100}])
+    a = render(scene, LAYOUT, random_config(4, AREA, (640, 360))).image
+    b = render(scene, LAYOUT, random_config(4, AREA, (640, 360))).image
+    assert np.array_equal(a, b)
+
+
+def test_position_comes_from_the_base_not_the_leaning_apex():
+    # a large pyramid 300 mm from the nadir: its apex lands ~17 mm out, the base must be found
+    cam = _camera()
+    scene = _scene([{"id": "b", "type": "pyramid", "color": "blue", "size": 3, "pose": "standing", "x": 560, "y": 380},
+                    {"id": "g", "type": "pyramid", "color": "green", "size": 2, "pose": "lying",
+                     "x": 60, "y": 60, "heading": 225.0}])
+    frame = render(scene, LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5)).image
+    found = {p.color: p for p in _detector(cam).detect(frame).pieces}
+    assert set(found) == {"blue", "green"}
+    assert np.hypot(found["blue"].x - 560, found["blue"].y - 380) < 2.0
+    assert found["blue"].pose == "standing" and found["blue"].size == 3
+    assert found["green"].pose == "lying" and abs(found["green"].heading - 225) < 5
+
+
+def test_piece_under_a_hand_is_uncertain_or_left_out():
+    cam = _camera()
+    scene = _scene([{"id": "y", "type": "pyramid", "color": "yellow", "size": 3, "pose": "standing", "x": 300, "y": 225},
+                    {"id": "p", "type": "pyramid", "color": "purple", "size": 3, "pose": "standing", "x": 100, "y": 380}])
+    hand = HandConfig(start=(300, -250), end=(300, 200), width=85, height=80)
+    rendered = render(scene, LAYOUT, RenderConfig(camera=cam, hands=(hand,), blur=0.5, noise=1.5))
+    assert "y" in rendered.hidden and "p" not in rendered.hidden
+    pieces = _detector(cam).detect(rendered.image).pieces
+    sure = [p for p in pieces if not p.extra.get("uncertain")]
+    assert [p.color for p in sure] == ["purple"]
+
+
+def test_ice_pirates_island_is_one_standing_nest():
+    cam = _camera()
+    scene = _scene([{"id": "i", "type": "pyramid", "color": "black", "size": 3, "pose": "standing",
+                     "x": 250, "y": 200, "nested": [2, 1]}], game="icepirates")
+    frame = render(scene, LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5)).image
+    (island,) = _detector(cam).detect(frame, "icepirates").pieces
+    assert island.pose == "standing" and island.size == 3 and island.nested == (2, 1)
