@@ -17,7 +17,7 @@ from referee.icepirates.cargo import capacity_text, fits, pieces_of, take_out
 from referee.icepirates.docking import docked_with
 from referee.icepirates.layout import island_nests, starting_scene
 from referee.icepirates.movement import judge_move, sample_moves
-from referee.icepirates.objects import build_table, island_ids
+from referee.icepirates.objects import build_table, damage_of, island_ids
 from referee.icepirates.report import evaluate
 from referee.icepirates.rules import ACTIONS_PER_TURN, IcePiratesOptions, win_threshold
 from referee.icepirates.treasure import value
@@ -49,7 +49,7 @@ class IcePiratesMatch:
         self.islands = self._nests(options.get("nests"), seed)
         self.homes: dict[str, list] = {p: [] for p in players}
         self.holds: dict[str, list] = {}
-        self.damage: dict[str, int] = {}
+        self.damage: dict[str, int] = damage_of(self._scene)
         self.known: dict[str, dict] = {p: {} for p in players}
         self.turn, self.used = 0, 0
         self.moved, self.repaired, self.acted = set(), set(), set()
