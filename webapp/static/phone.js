@@ -7,7 +7,10 @@
   const app = $("app");
   const code = app.dataset.code;
   const KINDS = ["joined", "player_removed", "game_started", "action", "undo", "game_over", "dice", "report"];
-  let current = null;
+  const MAX_BUTTONS = 12;
+  const LABELS = {call: "Call icehouse!", roll: "Roll the die", end_turn: "End my turn", pass: "Pass"};
+  const SVG = "http://www.w3.org/2000/svg";
+  const PAINT = {suns: "#d22", moons: "#222", crowns: "#2a2", arms: "#24c", clear: "#eee", cyan: "#0cc"};
 
   const pretty = (s) => String(s).replace(/_/g, " ");
   const showError = (msg) => { $("error").textContent = msg || ""; };
@@ -28,6 +31,7 @@
       for (const x of v) { const li = el("li"); li.appendChild(value(x)); list.appendChild(li); }
       return list;
     }
+    if (typeof v === "object" && isRecords(v)) return records(v);
     if (typeof v === "object") {
       const dl = el("dl", null, "view");
       for (const [k, x] of Object.entries(v)) {
@@ -38,6 +42,33 @@
     }
     if (typeof v === "boolean") return el("span", v ? "yes" : "no");
     return el("span", v);
+  }
+
+  // {id: {flat fields}, ...}: one compact table row per entry (ships, islands, ...).
+  function isRecords(v) {
+    const rows = Object.values(v);
+    return rows.length > 1 && rows.every((r) => r && typeof r === "object" && !Array.isArray(r) &&
+      Object.values(r).every((x) => x === null || typeof x !== "object" || Array.isArray(x)));
+  }
+
+  function records(v) {
+    const cols = [...new Set(Object.values(v).flatMap((r) => Object.keys(r)))];
+    const wrap = el("div", null, "scroll");
+    const table = wrap.appendChild(el("table", null, "records"));
+    const head = el("tr");
+    for (const c of ["", ...cols]) head.appendChild(el("th", pretty(c)));
+    table.appendChild(head);
+    for (const [id, r] of Object.entries(v)) {
+      const tr = el("tr");
+      tr.appendChild(el("th", id));
+      for (const c of cols) {
+        const x = r[c];
+        tr.appendChild(el("td", x === undefined || x === null ? "" : Array.isArray(x) ? x.join(", ")
+          : typeof x === "boolean" ? (x ? "yes" : "") : x));
+      }
+      table.appendChild(tr);
+    }
+    return wrap;
   }
 
   function renderPlayers(s) {
@@ -59,7 +90,7 @@
 
   // Keys of a match view drawn by a dedicated part below (the rest is listed generically).
   const DRAWN = ["game", "players", "to_act", "scores", "board", "tiles", "coins", "vote", "history",
-                 "this_round", "options", "over", "winner", "phase", "round", "torch_bearer", "calls"];
+                 "this_round", "options", "over", "winner", "phase", "round", "torch_bearer", "calls", "scene"];
   const RANK = {0: "null", 1: "ace"};
   const rank = (r) => (r in RANK ? RANK[r] : String(r));
 
@@ -74,6 +105,33 @@
       box.appendChild(cell);
     }
     return box;
+  }
+
+  // A top-down map of a scene (SCENE.md): pieces as dots sized by their size, cards as boxes.
+  function sceneMap(scene) {
+    const w = (scene.area && scene.area.width) || 1000, h = (scene.area && scene.area.height) || 1000;
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+    svg.setAttribute("class", "map");
+    const add = (tag, attrs, title) => {
+      const node = document.createElementNS(SVG, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+      if (title) { const t = document.createElementNS(SVG, "title"); t.textContent = title; node.appendChild(t); }
+      svg.appendChild(node);
+    };
+    add("rect", {x: 0, y: 0, width: w, height: h, fill: "#cde9ff", stroke: "#000", "stroke-width": 4});
+    for (const p of scene.pieces) {
+      const colour = PAINT[p.color || p.owner || p.suit] || p.color || p.owner || "#888";
+      if (p.type === "card") {
+        add("rect", {x: p.x - p.width / 2, y: p.y - p.height / 2, width: p.width, height: p.height,
+                     fill: colour, "fill-opacity": 0.3, stroke: "#000", "stroke-width": 3}, p.id);
+      } else {
+        const r = typeof p.size === "number" ? 8 + 5 * p.size : 10;
+        add("circle", {cx: p.x, cy: p.y, r, fill: colour, stroke: "#000", "stroke-width": 3,
+                       "stroke-dasharray": p.pose === "lying" ? "6 4" : "none"}, p.id);
+      }
+    }
+    return svg;
   }
 
   function voteBox(v) {
@@ -118,6 +176,7 @@
       }
       box.appendChild(grid(view.tiles, (id) => on[view.tiles[id].cell.join(",")] || []));
     }
+    if (view.scene && view.scene.pieces) box.appendChild(sceneMap(view.scene));
     if (view.calls && view.calls.length) {
       const ol = el("ol", null, "calls");
       for (const c of view.calls) ol.appendChild(el("li", c.message));
@@ -139,8 +198,10 @@
 
   function actionLabel(a) {
     const rest = Object.entries(a).filter(([k]) => k !== "player" && k !== "type");
-    const show = (v) => (Array.isArray(v) ? v.join(" + ") : typeof v === "object" ? JSON.stringify(v) : v);
-    return rest.length ? rest.map(([k, v]) => (rest.length > 1 ? pretty(k) + " " : "") + show(v)).join(" · ") : pretty(a.type);
+    const show = (v) => (Array.isArray(v) ? v.join(" + ")
+      : typeof v === "object" && v !== null ? Object.entries(v).map(([k, x]) => k + " " + x).join(" ") : v);
+    return rest.length ? rest.map(([k, v]) => (rest.length > 1 ? pretty(k) + " " : "") + show(v)).join(" · ")
+      : LABELS[a.type] || pretty(a.type);
   }
 
   function renderActions(s) {
@@ -160,16 +221,25 @@
     for (const [type, list] of groups) {
       box.appendChild(el("h3", pretty(type)));
       const row = el("div", null, "choices");
-      for (const a of list) {
-        const b = el("button", actionLabel(a), "choice");
-        b.addEventListener("click", async () => {
-          for (const x of box.querySelectorAll("button")) x.disabled = true;
-          const body = Object.assign({}, a); delete body.player;
-          const r = await send("/t/" + code + "/act", body);
-          if (r.ok) $("banner").textContent = "Sent ✓ " + pretty(type) + " " + actionLabel(a);
-          else for (const x of box.querySelectorAll("button")) x.disabled = false;
-        });
-        row.appendChild(b);
+      const go = async (a) => {
+        for (const x of box.querySelectorAll("button, select")) x.disabled = true;
+        const body = Object.assign({}, a); delete body.player;
+        const r = await send("/t/" + code + "/act", body);
+        if (r.ok) $("banner").textContent = "Sent ✓ " + pretty(type) + " " + actionLabel(a);
+        else for (const x of box.querySelectorAll("button, select")) x.disabled = false;
+      };
+      if (list.length > MAX_BUTTONS) {            // many choices: a list to pick from, then one button
+        const pick = el("select");
+        list.forEach((a, i) => { const o = el("option", actionLabel(a)); o.value = String(i); pick.appendChild(o); });
+        const b = el("button", pretty(type), "choice");
+        b.addEventListener("click", () => go(list[Number(pick.value)]));
+        row.append(pick, b);
+      } else {
+        for (const a of list) {
+          const b = el("button", actionLabel(a), "choice");
+          b.addEventListener("click", () => go(a));
+          row.appendChild(b);
+        }
       }
       box.appendChild(row);
     }
@@ -279,7 +349,6 @@
   }
 
   function render(s) {
-    current = s;
     const joined = !!s.me;
     if ($("join-card")) {
       $("join-card").hidden = joined;
