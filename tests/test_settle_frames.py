@@ -30,7 +30,7 @@ def test_still_table_is_read_once_after_the_still_frames():
     s = settler()
     out = run(s, [frame([RED, BLUE], seed=i) for i in range(10)])
     first = next(i for i, r in enumerate(out) if r.updated)
-    assert first == s.cfg.still_frames
+    assert first == s.still_frames
     assert colours(out[-1]) == [("blue", 2), ("red", 3)]
     assert s.reads == 1
     red = next(p for p in out[-1].scene.pieces if p.color == "red")

@@ -27,13 +27,15 @@ from referee.scene import Piece, Scene
 
 @dataclass(frozen=True)
 class SettleConfig:
-    """Tuning of the settler. Times are in frames of the source (`still_frames` at 30 fps = 0.17 s)."""
+    """Tuning of the settler (times in seconds of the source, turned into frames at its rate)."""
 
     view_mm: float = 3.0            # mm per pixel of the coarse top view
     margin_mm: float = 15.0         # table around the play area that is watched too
-    still_frames: int = 5           # frames a pixel must stay unchanged to count as still
+    still_seconds: float = 0.15     # how long a pixel must stay unchanged to count as still
+    patience_seconds: float = 0.6   # how long a reading waits for a hand to leave a change
     change_level: float = 18.0      # grey-level difference that counts as a change
     hand_reach_mm: float = 18.0     # a piece this close to motion or a hand is not read
+    near_mm: float = 60.0           # a change this close to a hand-covered change waits for it
     hand_area_mm2: float = 5500.0   # a changed blob larger than this is an arm, not a piece
     edge_area_mm2: float = 1800.0   # ... or larger than this and touching the view's edge
     min_change_mm2: float = 40.0    # smaller changes are noise
@@ -58,8 +60,13 @@ class Settler:
     """Feed frames with `step(frame)`; each returns a `Reading`."""
 
     def __init__(self, locate: Callable[[np.ndarray], np.ndarray], read: Callable[[np.ndarray], Scene],
-                 area: tuple[float, float], config: SettleConfig = SettleConfig(), dims: Dimensions = DEFAULT):
+                 area: tuple[float, float], config: SettleConfig = SettleConfig(), dims: Dimensions = DEFAULT,
+                 fps: float = 30.0):
         self.locate, self.read, self.area, self.cfg, self.dims = locate, read, area, config, dims
+        self.still_frames = max(2, round(config.still_seconds * fps))
+        self.patience = max(1, round(config.patience_seconds * fps))
+        self.waited = 0
+        self.retry_at = 0
         m, s = config.margin_mm, config.view_mm
         self.origin = (-m, -m)
         self.size = (int(round((area[0] + 2 * m) / s)), int(round((area[1] + 2 * m) / s)))
@@ -72,6 +79,7 @@ class Settler:
         self.pending = np.ones(self.size[::-1], bool)
         self.scene: Scene | None = None
         self.reads = 0
+        self.force = False
 
     # -- geometry ---------------------------------------------------------------------
     def to_view(self, xy: np.ndarray) -> np.ndarray:
@@ -132,8 +140,8 @@ class Settler:
         blocked = float(hands[self._play_area()].mean())
         if not self._ready(hands):
             return Reading(self.scene, False, blocked, status, hands=hands)
-        self._read(frame, view, hands)
-        return Reading(self.scene, True, blocked, status, hands=hands)
+        updated = self._read(frame, view, hands)
+        return Reading(self.scene, updated, blocked, status, hands=hands)
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels whose colour differs by more than the change level in some channel."""
@@ -149,12 +157,35 @@ class Settler:
         shift = cv2.perspectiveTransform(corners, self.H) - cv2.perspectiveTransform(corners, old)
         return float(np.abs(shift).max()) > 1.0
 
+    def recheck(self) -> None:
+        """Read again at the next still frame (a doubtful reading wants a second look)."""
+        self.force = True
+
     def _ready(self, hands: np.ndarray) -> bool:
         """True when a change has come to rest away from hands and differs from the last reading."""
-        ready = self.pending & ~hands & (self.still >= self.cfg.still_frames)
+        if self.frames < self.retry_at:
+            return False
+        if self.force and (self.still >= self.still_frames)[~hands].any():
+            return True
+        ready = self.pending & ~hands & (self.still >= self.still_frames)
         if ready.sum() * self.cfg.view_mm ** 2 < self.cfg.min_change_mm2:
             return False
+        if self._held_back(ready, hands):
+            return False
         return self.scene is None or self._worth(ready)
+
+    def _held_back(self, ready: np.ndarray, hands: np.ndarray) -> bool:
+        """Wait (up to the patience) while a change near the ready one is still under a hand: a
+        piece moved by a hand is read once, at both ends of its move."""
+        r = max(1, int(round(self.cfg.near_mm / self.cfg.view_mm)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        near = cv2.dilate(ready.astype(np.uint8), kernel) > 0
+        under = near & self.pending & hands & self._diff(self.prev, self.ref)
+        if under.sum() * self.cfg.view_mm ** 2 < self.cfg.min_change_mm2:
+            self.waited = 0
+            return False
+        self.waited += 1
+        return self.waited <= self.patience
 
     def _worth(self, ready: np.ndarray) -> bool:
         """Only re-read when a ready change is real (different from the last reading's view)."""
@@ -173,7 +204,7 @@ class Settler:
     def _hands(self, view: np.ndarray) -> np.ndarray:
         """Pixels not to be read now: recent motion, large changed blobs (arms), plus a reach."""
         cfg, px = self.cfg, self.cfg.view_mm ** 2
-        busy = self.still < cfg.still_frames
+        busy = self.still < self.still_frames
         changed = self._diff(view, self.ref).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(changed | busy.astype(np.uint8), connectivity=8)
         h, w = changed.shape
@@ -186,10 +217,15 @@ class Settler:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         return cv2.dilate(busy.astype(np.uint8), kernel) > 0
 
-    def _read(self, frame: np.ndarray, view: np.ndarray, hands: np.ndarray) -> None:
+    def _read(self, frame: np.ndarray, view: np.ndarray, hands: np.ndarray) -> bool:
         """Run the detector; take its pieces outside the hands, keep the old ones under them."""
-        seen = self.read(frame)
+        try:
+            seen = self.read(frame)
+        except ValueError:          # the detector refused the frame (dark, blurred, no mat)
+            self.retry_at = self.frames + self.still_frames
+            return False
         self.reads += 1
+        self.force = False
         kept = [p for p in (self.scene.pieces if self.scene else ()) if self._touches(p, hands)]
         fresh = [p for p in seen.pieces if not self._touches(p, hands) and not p.extra.get("uncertain")]
         unsure = [p for p in seen.pieces if p.extra.get("uncertain") and not self._touches(p, hands)]
@@ -198,6 +234,7 @@ class Settler:
         self.scene = replace(seen, pieces=tuple(_unique_ids(kept + fresh)))
         self.ref = np.where(hands[..., None], self.ref, view)
         self.pending &= hands
+        return True
 
     def _touches(self, piece: Piece, mask: np.ndarray) -> bool:
         """True when any point of the piece's footprint falls on `mask`."""

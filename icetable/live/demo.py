@@ -1,0 +1,67 @@
+"""The demo: a table of the web app, simulated phones, and the live loop playing a recording.
+
+`Demo(app, folder)` creates the table (as its host), seats one simulated phone per player,
+starts the game, and runs the live loop over the recording's video; phone actions the
+recording lists (votes, rolls, picks) are made by the phones when the game asks them. At the end
+of the video the host ends the game (the Icehouse timer's job at a real table) and the final
+scores are read from the web app, as the table page shows them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from calibration.calibfile import load as load_calibration
+from icetable.live.build import live_loop
+from icetable.live.link import InProcess
+from icetable.live.recording import load_truth
+from vision.feeds import open_source
+from webapp.security import HOST_COOKIE
+
+BUNDLED = Path(__file__).resolve().parent.parent / "recordings"
+
+
+def bundled(game: str) -> Path:
+    """The folder of the recording shipped for `game`."""
+    return BUNDLED / game
+
+
+class Demo:
+    """One demo table playing one recording."""
+
+    def __init__(self, app: Flask, folder: Path, picture_every: float | None = 0.25, video: Path | None = None):
+        self.app, self.folder = app, Path(folder)
+        self.truth = load_truth(self.folder)
+        self.host = app.test_client()
+        r = self.host.post("/tables", json={"game": self.truth["game"], "options": self.truth["options"]})
+        if r.status_code != 201:
+            raise RuntimeError(f"cannot create the demo table: {r.get_json()}")
+        self.code = r.get_json()["code"]
+        token = self.host.get_cookie(HOST_COOKIE.format(code=self.code), path=f"/t/{self.code}").value
+        self.phones = {}
+        for side in self.truth["players"]:
+            phone = app.test_client()
+            phone.post(f"/t/{self.code}/join", json={"name": f"{side} player", "side": side})
+            self.phones[side] = phone
+        r = self.host.post(f"/t/{self.code}/host/start", json={"seed": self.truth.get("seed", 0)})
+        if r.status_code != 201:
+            raise RuntimeError(f"cannot start the demo game: {r.get_json()}")
+        self.link = InProcess(app, self.code, token)
+        cal = load_calibration(self.folder / "calibration.json")
+        source = open_source(str(video or self.folder / "recording.mp4"))
+        self.loop = live_loop(source, cal, self.truth["game"], self.truth["players"], self.link,
+                              self.truth["options"], picture_every=picture_every)
+
+    @property
+    def table_url(self) -> str:
+        return f"/t/{self.code}/table"
+
+    def play(self, realtime: bool = False, stop=None) -> dict:
+        """Run the recording to its end, end the game, and return the final state of the table."""
+        self.loop.run(realtime=realtime, stop=stop)
+        self.host.post(f"/t/{self.code}/host/end", json={})
+        return self.state()
+
+    def state(self) -> dict:
+        return self.host.get(f"/t/{self.code}/state").get_json()

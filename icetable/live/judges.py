@@ -1,0 +1,147 @@
+"""From tracked table changes to referee actions and warnings, one judge per kind of game.
+
+`IcehouseJudge` keeps its own `IcehouseMatch` (the camera is the only witness of placements):
+a placed piece becomes a `place` action of the player whose stash holds it, a removed redundant
+attacker a `capture`, and played pieces that moved or vanished a `crash` warning saying where
+they were. `TurnJudge` serves the turn-based games, whose match lives in the web app: it finds
+the one legal action of the player to act whose result is the table the camera sees, and warns
+when no legal action explains it.
+"""
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+
+from referee.icehouse.match import IcehouseMatch
+from referee.match import IllegalAction
+from referee.scene import Scene
+from vision.tracking import Event
+
+PHYSICAL = {"place", "move", "slide", "remove_empty", "flip", "bump"}   # actions the camera sees
+
+
+@dataclass
+class Outcome:
+    """What the judge makes of a settled change: actions for the match (already applied by the
+    Icehouse judge, to be performed by the web app for turn games), warnings, the scene to post."""
+
+    actions: list[dict] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
+    scene: Scene | None = None
+    log: list[str] = field(default_factory=list)
+
+
+class IcehouseJudge:
+    """Placements, captures and crashes of real-time Icehouse, judged as they are let go."""
+
+    game = "icehouse"
+
+    def __init__(self, players: list[str], area: tuple[float, float] | None = None, options: dict | None = None):
+        self.match = IcehouseMatch(players, options={**(options or {}), **({"area": list(area)} if area else {})})
+        self.illegal: dict[str, dict] = {}
+
+    @property
+    def inventory(self) -> dict[tuple, int]:
+        """Every piece in play: five of each size per player's colour."""
+        return {("pyramid", c, s): 5 for c in self.match.players for s in (1, 2, 3)}
+
+    def judge(self, events: list[Event], seen: Scene, match=None) -> Outcome:
+        out = Outcome()
+        for e in events:
+            if e.kind == "placed":
+                self._place(e, out)
+            elif e.kind == "removed":
+                self.illegal.pop(e.piece.id, None)
+                self._capture(e, out)
+        out.warnings += list(self.illegal.values())
+        out.warnings += self.match.crashes(seen)
+        out.scene = self.match.scene()
+        return out
+
+    def _owner(self, color: str, size: int) -> str | None:
+        """The player whose stash holds a piece of this colour and size (its colour first)."""
+        holders = [p for p in self.match.players if self.match.stash[p][(color, size)]]
+        return color if color in holders else (holders[0] if holders else None)
+
+    def _place(self, e: Event, out: Outcome) -> None:
+        piece = e.piece
+        player = self._owner(piece.color, piece.size)
+        if player is None:
+            out.warnings.append({"code": "not_in_stash", "pieces": [piece.id], "color": piece.color,
+                                 "message": f"{piece.label()}: no player has it on the stash pad"})
+            return
+        raw = {k: v for k, v in piece.to_dict().items() if k not in ("type", "confidence")}
+        action = {"player": player, "type": "place", "piece": raw}
+        try:
+            verdict = self.match.apply(action)
+        except IllegalAction as exc:
+            self.illegal[piece.id] = {"code": "illegal_attack", "pieces": [piece.id], "color": player,
+                                      "message": f"{exc}: take it back"}
+            return
+        out.actions.append(action)
+        out.log += [ev["text"] for ev in verdict["events"]]
+
+    def _capture(self, e: Event, out: Outcome) -> None:
+        for player in self.match.players:
+            action = {"player": player, "type": "capture", "piece": e.piece.id}
+            if action in self.match.legal_actions(player):
+                verdict = self.match.apply(action)
+                out.actions.append(action)
+                out.log += [ev["text"] for ev in verdict["events"]]
+                return
+
+
+class TurnJudge:
+    """IceFloe, Iceberg, Ice Pirates: the camera's table checked against the web app's match."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self.inventory = None
+
+    def judge(self, events: list[Event], seen: Scene, match=None) -> Outcome:
+        """`match` is a copy of the web app's match; the action found is not applied to it."""
+        out = Outcome(scene=seen)
+        if match is None or match.is_over():
+            return out
+        mismatch = self._mismatch(match, seen)
+        if not mismatch:
+            return out
+        action = self._explain(match, seen)
+        if action is not None:
+            out.actions.append(action)
+            return out
+        out.warnings += mismatch
+        return out
+
+    @staticmethod
+    def _mismatch(match, seen: Scene) -> list[dict]:
+        return [w for w in match._compare(seen)] if hasattr(match, "_compare") else []
+
+    @staticmethod
+    def _explain(match, seen: Scene) -> dict | None:
+        """The single physical legal action after which the match agrees with the camera."""
+        found = []
+        for player in match.to_act():
+            for action in match.legal_actions(player):
+                if action["type"] not in PHYSICAL:
+                    continue
+                trial = copy.deepcopy(match)
+                try:
+                    verdict = trial.apply(action, seen)
+                except IllegalAction:
+                    continue
+                if not [w for w in verdict["warnings"] if w.get("code") == "scene_mismatch"]:
+                    found.append(action)
+        return found[0] if len(found) == 1 else None
+
+
+def judge_for(game: str, players: list[str], area=None, options: dict | None = None):
+    """The judge of a game."""
+    if game == "icehouse":
+        return IcehouseJudge(players, area, options)
+    return TurnJudge(game)
+
+
+def warning_counts(warnings: list[dict]) -> Counter:
+    return Counter(w.get("code") for w in warnings)

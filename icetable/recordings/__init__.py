@@ -1,0 +1,1 @@
+"""Recorded games bundled for `icetable demo` (video, calibration, ground truth)."""
