@@ -15,8 +15,8 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--data-dir", default="icetable-data",
                    help="folder of the SQLite store, created on first start (default ./icetable-data)")
-    p.add_argument("--threads", type=int, default=64,
-                   help="worker threads; each open phone page holds one (default 64)")
+    p.add_argument("--threads", type=int, default=100,
+                   help="worker threads; each open phone or table page holds one (default 100)")
     p.add_argument("--public-url", help="base URL phones use, e.g. http://192.168.1.20:8000 "
                    "(default: this machine's LAN address)")
     p.add_argument("--game", choices=("icehouse", "icefloe", "iceberg", "icepirates"),
