@@ -150,6 +150,8 @@ class IcePiratesMatch:
         events = handler(player, action, scene)
         if kind in ACTION_TYPES:
             self.used += 1
+        if scene is not None:
+            self._scene = scene          # the camera is believed over the match's expectation
         warnings = [w.to_dict() for w in evaluate(scene, DEFAULT, self.opts).warnings] if scene else []
         return verdict(events, warnings)
 
@@ -165,8 +167,8 @@ class IcePiratesMatch:
             raise IllegalAction(judged.reason)
         self.moved.add(ship.id)
         self.acted.add(ship.id)
-        self._scene = scene or _with_piece(self._scene, ship.id, x=x, y=y, heading=heading)
-        docks = docked_with(build_table(self._scene, DEFAULT), self.opts, [ship.id])[ship.id]
+        self._scene = _with_piece(self._scene, ship.id, x=x, y=y, heading=heading)
+        docks = docked_with(build_table(scene or self._scene, DEFAULT), self.opts, [ship.id])[ship.id]
         text = f"{player} moves {ship.id} {judged.steps} step(s)"
         return [event("move", text + (f", docked with {', '.join(docks)}" if docks else ""),
                       ship=ship.id, steps=judged.steps, docked_with=docks)]
@@ -187,12 +189,10 @@ class IcePiratesMatch:
                         ship=ship.id, target=target, damage=self.damage[target])]
         if self.damage[target] >= size:
             centre = table.geom(target).centroid
-            self._scene = scene or _with_piece(self._scene, target, pose="standing", heading=None,
-                                               x=round(centre.x, 2), y=round(centre.y, 2))
+            self._scene = _with_piece(self._scene, target, pose="standing", heading=None,
+                                      x=round(centre.x, 2), y=round(centre.y, 2))
             events.append(event("disabled", f"{target} is disabled: stand it up, cargo on top",
                                 ship=target))
-        elif scene:
-            self._scene = scene
         return events
 
     def _do_repair(self, player, action, scene):
@@ -211,10 +211,8 @@ class IcePiratesMatch:
         events = [event("repair", f"{player} repairs {pid} ({self.damage[pid]} damage left)",
                         ship=pid, damage=self.damage[pid])]
         if was_disabled and self.damage[pid] < size:
-            self._scene = scene or self._lay_down(table, pid, action.get("heading", 0.0))
+            self._scene = self._lay_down(table, pid, action.get("heading", 0.0))
             events.append(event("relaunched", f"{pid} is laid back down, its cargo in its hold", ship=pid))
-        elif scene:
-            self._scene = scene
         return events
 
     def _do_transfer(self, player, action, scene):
@@ -245,8 +243,6 @@ class IcePiratesMatch:
         if other in self.islands:
             self.known[player][other] = list(new_other)
         self.acted.add(ship.id)
-        if scene:
-            self._scene = scene
         events = [event("transfer", f"{ship.id} takes {_names(take)} from {other} and gives "
                         f"{_names(give)}", ship=ship.id, other=other,
                         take=[list(p) for p in take], give=[list(p) for p in give])]
@@ -268,8 +264,6 @@ class IcePiratesMatch:
         self.turn = (self.turn + 1) % len(self.players)
         self.used = 0
         self.moved, self.repaired, self.acted, self.shots = set(), set(), set(), {}
-        if scene:
-            self._scene = scene
         return [event("end_turn", f"{player} ends the turn; {self.players[self.turn]} to play",
                       next=self.players[self.turn])]
 
