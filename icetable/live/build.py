@@ -38,7 +38,7 @@ def projector(cal: Calibration):
 
 
 def live_loop(source, cal: Calibration, game: str, players: list[str], link, options: dict | None = None,
-              config: SettleConfig = SettleConfig(), picture_every: float | None = 0.25) -> LiveLoop:
+              config: SettleConfig = SettleConfig(), picture_every: float | None = 0.4) -> LiveLoop:
     """A loop watching `source` for the table behind `link`."""
     detector = Detector(cal)
     area = tuple(cal.layout.area)

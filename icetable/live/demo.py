@@ -30,7 +30,7 @@ def bundled(game: str) -> Path:
 class Demo:
     """One demo table playing one recording."""
 
-    def __init__(self, app: Flask, folder: Path, picture_every: float | None = 0.25, video: Path | None = None):
+    def __init__(self, app: Flask, folder: Path, picture_every: float | None = 0.4, video: Path | None = None):
         self.app, self.folder = app, Path(folder)
         self.truth = load_truth(self.folder)
         self.host = app.test_client()
@@ -57,9 +57,9 @@ class Demo:
     def table_url(self) -> str:
         return f"/t/{self.code}/table"
 
-    def play(self, realtime: bool = False, stop=None) -> dict:
+    def play(self, realtime: bool = False, speed: float = 1.0, stop=None) -> dict:
         """Run the recording to its end, end the game, and return the final state of the table."""
-        self.loop.run(realtime=realtime, stop=stop)
+        self.loop.run(realtime=realtime, speed=speed, stop=stop)
         self.host.post(f"/t/{self.code}/host/end", json={})
         return self.state()
 

@@ -26,6 +26,7 @@ class InProcess:
     def __init__(self, app: Flask, code: str, host_token: str):
         self.app, self.code = app, code.upper()
         self.client = app.test_client()
+        self.client.environ_base["REMOTE_ADDR"] = "icetable-live"     # its own rate-limit bucket
         self.headers = {"Authorization": f"Bearer {host_token}"}
 
     def _post(self, path: str, body: dict, ok=(200, 201, 202)) -> dict:

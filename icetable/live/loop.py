@@ -37,10 +37,11 @@ class Logged:
 
 
 class LiveLoop:
-    """Run with `step()` per frame or `run()`; `project` maps table mm to frame pixels."""
+    """Run with `step()` per frame or `run()`; `project` maps table mm to frame pixels; the
+    picture goes to the table page every `picture_every` seconds of wall time."""
 
     def __init__(self, source, settler: Settler, tracker: Tracker, judge, link, game: str,
-                 project=None, picture_every: float | None = 0.25):
+                 project=None, picture_every: float | None = 0.4):
         self.source, self.settler, self.tracker, self.judge, self.link = source, settler, tracker, judge, link
         self.game, self.project, self.picture_every = game, project, picture_every
         self.log: list[Logged] = []
@@ -51,6 +52,7 @@ class LiveLoop:
         self.warnings: list[dict] = []
         self.report: dict = {}
         self.last_scene = None
+        self.frame: np.ndarray | None = None
 
     # -- one frame --------------------------------------------------------------------
     def step(self) -> bool:
@@ -73,26 +75,31 @@ class LiveLoop:
                 self.settler.recheck()
             if events:
                 self._judge(events, reading.scene, grab.t, start)
-        if self.picture_every is not None and grab.t - self.last_picture >= self.picture_every:
-            self.last_picture = grab.t
+        if self.picture_every is not None and time.monotonic() - self.last_picture >= self.picture_every:
             self._picture(grab.frame)
+        self.frame = grab.frame
         self.busy += time.perf_counter() - start
         return True
 
-    def run(self, realtime: bool = False, stop=None) -> None:
-        """Step until the source ends (or `stop` is set); `realtime` paces a file to its clock."""
+    def run(self, realtime: bool = False, speed: float = 1.0, stop=None) -> None:
+        """Step until the source ends (or `stop` is set); `realtime` paces a file to its clock
+        (times `speed`)."""
         began = time.monotonic()
         while stop is None or not stop.is_set():
             if not self.step():
                 break
-            if realtime and not getattr(self.source, "live", True):
-                ahead = self.settler.frames / self._fps() - (time.monotonic() - began)
+            if realtime and not getattr(self._inner(), "live", True):
+                ahead = self.settler.frames / (self._fps() * speed) - (time.monotonic() - began)
                 if ahead > 0:
                     time.sleep(ahead)
+        self.finish()
+
+    def _inner(self):
+        """The source itself, inside its watcher."""
+        return getattr(self.source, "source", self.source)
 
     def _fps(self) -> float:
-        inner = getattr(self.source, "source", self.source)
-        return getattr(inner, "fps", 30.0) or 30.0
+        return getattr(self._inner(), "fps", 30.0) or 30.0
 
     # -- the referee ------------------------------------------------------------------
     def _judge(self, events: list[Event], settled, t: float, start: float) -> None:
@@ -122,9 +129,22 @@ class LiveLoop:
     def _status(self, status: str, message: str) -> None:
         if (status, message) != self.status:
             self.status = (status, message)
-            self._apply_corrections(self.link.camera(status, message))
+            self._send(status, message)
+
+    def _send(self, *args) -> None:
+        """Send to the table page; a refused post (the app busy) is simply tried again later."""
+        try:
+            self._apply_corrections(self.link.camera(*args))
+        except LinkError:
+            pass
+
+    def finish(self) -> None:
+        """Send the last picture and overlay (the end of a recording)."""
+        if self.frame is not None and self.picture_every is not None:
+            self._picture(self.frame)
 
     def _picture(self, frame: np.ndarray) -> None:
+        self.last_picture = time.monotonic()
         scale = min(1.0, PICTURE_WIDTH / frame.shape[1])
         small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
         ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
@@ -133,9 +153,8 @@ class LiveLoop:
             project = lambda pts: self.project(pts, self.settler.H) * scale   # noqa: E731
             crashes = [w for w in self.warnings if w.get("code") == "crash"]
             overlay["shapes"] = shapes(self.last_scene, self.report, project, crashes)
-        corrections = self.link.camera(self.status[0], self.status[1], overlay,
-                                       jpeg.tobytes() if ok else None, (small.shape[1], small.shape[0]))
-        self._apply_corrections(corrections)
+        self._send(self.status[0], self.status[1], overlay, jpeg.tobytes() if ok else None,
+                   (small.shape[1], small.shape[0]))
 
     def _apply_corrections(self, corrections: list[dict]) -> None:
         """The host's word on a piece: confirmed pieces lose their doubt, corrected ones change."""

@@ -1,0 +1,117 @@
+"""`icetable demo`: the whole product on a bundled recorded game, no camera needed."""
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+from icetable.cli import UserError
+
+GAMES = ("icehouse", "icefloe")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("demo", help="play a recorded game through the camera referee to the phones")
+    p.add_argument("--game", choices=GAMES, default="icehouse", help="which recording (default icehouse)")
+    p.add_argument("--recording", help="a recording folder (recording.mp4, calibration.json, truth.json) "
+                   "instead of a bundled one")
+    p.add_argument("--no-serve", action="store_true",
+                   help="no web server: play as fast as possible, print the events and final scores")
+    p.add_argument("--until-end", action="store_true", help="stop serving once the game is over")
+    p.add_argument("--speed", type=float, default=1.0, help="playback speed when serving (default 1.0)")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--data-dir", default="icetable-data", help="folder of the SQLite store (default ./icetable-data)")
+    p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
+    p.set_defaults(run=run)
+
+
+def _folder(args) -> Path:
+    from icetable.live.demo import bundled
+    folder = Path(args.recording) if args.recording else bundled(args.game)
+    missing = [n for n in ("recording.mp4", "calibration.json", "truth.json") if not (folder / n).is_file()]
+    if missing:
+        raise UserError(f"{folder}: not a recording (missing {', '.join(missing)})")
+    return folder
+
+
+def run(args) -> int:
+    if args.speed <= 0:
+        raise UserError(f"--speed {args.speed}: must be positive")
+    folder = _folder(args)
+    data = Path(args.data_dir)
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--data-dir {data}: {exc.strerror}") from None
+    from icetable.commands.serve import lan_address
+    from icetable.live.demo import Demo
+    from webapp import create_app
+
+    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    public = (args.public_url or f"http://{host}:{args.port}").rstrip("/")
+    app = create_app({"DATA_DIR": str(data.resolve()), "PUBLIC_URL": public})
+    try:
+        demo = Demo(app, folder, picture_every=None if args.no_serve else 0.4)
+    except ValueError as exc:
+        raise UserError(f"{folder}: {exc}") from None
+    if args.no_serve:
+        demo.play()
+        return _report(demo)
+    return _serve(app, demo, args, public)
+
+
+def _serve(app, demo, args, public: str) -> int:
+    from webapp import start_clock
+    from webapp.pages import qr_text
+    from webapp.serving import make_server
+
+    try:
+        server = make_server(app, args.host, args.port, 64)
+    except OSError as exc:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    join = f"{public}/t/{demo.code}"
+    print(f"icetable demo: table page {public}{demo.table_url}\n"
+          f"camera view {join}/camera/view\njoin at {join}\n{qr_text(join)}", flush=True)
+    clock = start_clock(app)
+    threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
+    try:
+        demo.play(realtime=True, speed=args.speed)
+        status = _report(demo)
+        if args.until_end:
+            time.sleep(2.0)          # let the phones and the table page show the final scores
+            return status
+        print("the game is over; the server keeps running (Ctrl-C stops it)", file=sys.stderr, flush=True)
+        threading.Event().wait()
+    finally:
+        clock.set()
+    return 0
+
+
+def _report(demo) -> int:
+    """Print the events and the final scores; 0 when they are the recording's ground truth."""
+    for entry in demo.loop.log:
+        e = entry.event
+        codes = ", ".join(sorted({w["code"] for w in entry.warnings}))
+        print(f"{entry.t:7.2f}s  {e['kind']:8} {e['id']:10} {_what(e['piece'])}"
+              + (f"  warnings: {codes}" if codes else ""))
+    state = demo.state()
+    scores = state["game"]["scores"] if state.get("game") else {}
+    truth = demo.truth["final_scores"]
+    same = scores == truth
+    print(f"final scores: {json.dumps(scores)}  (recording's ground truth: {json.dumps(truth)}"
+          f"{', matched' if same else ', DIFFERENT'})", flush=True)
+    if not same:
+        print("icetable demo: the camera referee did not reach the recorded final scores", file=sys.stderr)
+    return 0 if same else 1
+
+
+def _what(piece: dict) -> str:
+    """'red 3 lying heading 90 at (120, 80)', 'suns 2 tile up at (50, 50)'."""
+    kind = [str(piece[k]) for k in ("color", "suit", "size", "rank") if k in piece]
+    pose = piece.get("pose") or piece.get("face") or ""
+    heading = f" heading {piece['heading']:.0f}" if "heading" in piece else ""
+    return f"{' '.join(kind)} {piece['type'] if piece['type'] != 'pyramid' else ''}{pose}{heading} " \
+           f"at ({piece['x']:.0f}, {piece['y']:.0f})".replace("  ", " ")
