@@ -161,10 +161,14 @@ def _dice(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
         body = np.median(patch.reshape(-1, 3), axis=0)
         glyph = np.abs(patch - body).max(axis=2) > INK
         samples.colour(suit, patch[~glyph])
-        samples.template(("glyph", DICE_SHOWN[kind][si]), glyph.astype(np.float32))
-        samples.template(("body", suit), body)
         if glyph.any():
-            samples.template(("ink", suit), np.median(patch[glyph], axis=0))
+            ink = np.median(patch[glyph], axis=0)
+            d = ink - body
+            soft = np.clip((patch - body) @ d / float(d @ d), 0.0, 1.0)   # how much glyph, 0..1
+            samples.template(("glyph", DICE_SHOWN[kind][si]), soft.astype(np.float32))
+            samples.template(("ink", suit), ink - body)
+        else:
+            samples.template(("glyph", DICE_SHOWN[kind][si]), np.zeros(glyph.shape, np.float32))
 
 
 def _pyramids(pv: PlaneView, samples: Samples, dims: Dimensions) -> None:
@@ -207,12 +211,10 @@ def _profile(samples: Samples, source: str) -> pp.Profile:
     tiles = {k[1]: samples.mean(k) for k in samples.sums if k[0] == "tiles"}
     coins = {k[1]: samples.mean(k) for k in samples.sums if k[0] == "coins"}
     dice = {}
-    for si, suit in enumerate(pp.SUITS):
-        body = samples.mean(("body", suit))
-        ink = samples.mean(("ink", suit)) if ("ink", suit) in samples.sums else body + 0.8
+    for suit in pp.SUITS:
+        ink = samples.mean(("ink", suit)) if ("ink", suit) in samples.sums else np.full(3, 0.8, np.float32)
         for rank in range(6):
-            g = samples.mean(("glyph", rank))[..., None]
-            dice[f"{suit}-{rank}"] = (body * (1 - g) + ink * g).astype(np.float32)
+            dice[f"{suit}-{rank}"] = (ink * samples.mean(("glyph", rank))[..., None]).astype(np.float32)
     return pp.Profile(ColorProfile.fit(colours, floor=0.04), tiles, coins, dice, source)
 
 

@@ -1,0 +1,442 @@
+"""Piecepack pieces in a light-normalised view of the tiles' top plane.
+
+1. Every pixel gets a class of the profile: cloth, tile stock, coin wood, or a suit colour.
+2. Standing pieces (piecepack pyramids, dice, pawns) are the suit-coloured areas that survive
+   an opening wider than any printed stroke; each blob (split by suit, and where pieces touch,
+   at the peaks of its distance transform) is explained by the outline a shape casts from the
+   camera (`vision.piecepack.shapes`), resting on a tile when it stands over one.
+3. Coins are the blobs of coin wood; their centre is where the top disc is widest.
+4. Tiles are the blobs of stock separated by their printed border (oversized blobs are split
+   along their own axes); each is read by matching its visible pixels (pieces masked out)
+   against the profile's face and back templates in four turns.
+5. Coins and die tops are read the same way against their templates in many turns.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.homography import find_markers, fit_plane
+from referee.dimensions import DEFAULT, Dimensions
+from vision.piecepack import profile as pp
+from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw, outline, raster
+from vision.piecepack.solids import COIN_THICKNESS, square
+from vision.piecepack.view import PlaneView, on_plane, plane_view, raise_point
+
+OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
+MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at least this
+GLYPH_HOLE_MM2 = 22.0      # holes this small in a suit-coloured area are printed on a piece
+MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
+MIN_COIN_MM2 = 120.0
+TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
+COIN_TURNS = 36
+SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
+MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
+RIVAL_IOU = 0.06           # a die and a pyramid this close in overlap are told apart by facets
+FACET_SPREAD = 0.10        # log brightness spread of a pyramid's four faces
+SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)
+STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
+
+
+def _disc(mm: float, s: float) -> np.ndarray:
+    r = max(1, int(round(mm / s / 2)))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+
+
+def fill_holes(mask: np.ndarray, max_px: float | None = None) -> np.ndarray:
+    """A 0/255 mask with the regions it encloses filled (only those under `max_px` pixels)."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood = padded.copy()
+    cv2.floodFill(flood, None, (0, 0), 255)
+    holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
+    if max_px is not None:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+        small = np.zeros(n, np.uint8)
+        small[1:] = np.where(stats[1:, cv2.CC_STAT_AREA] < max_px, 255, 0)
+        holes = small[labels]
+    return mask | holes
+
+
+def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
+    """An n x n patch of `image` (a view-sized array) centred at table point `xy`, its x axis
+    along `angle` degrees, `step` mm per pixel."""
+    s = pv.top.mm_per_px
+    c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    k = step / s
+    centre = pv.px(xy)[0]
+    # patch pixel (u, v) -> view pixel centre + k * R (u - n/2 + 0.5, v - n/2 + 0.5)
+    A = np.array([[k * c, -k * si], [k * si, k * c]])
+    off = centre - A @ np.array([n / 2 - 0.5, n / 2 - 0.5])
+    M = np.hstack([A, off[:, None]])
+    return cv2.warpAffine(image, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _solid(mask: np.ndarray, s: float) -> np.ndarray:
+    """The solid areas of a 0/255 mask: small holes filled (glyphs printed on a piece), then
+    what survives an opening wider than any printed stroke, grown back a little."""
+    filled = fill_holes(mask, GLYPH_HOLE_MM2 / s ** 2)
+    opened = _drop_small(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OPEN_MM, s)), MIN_CORE_MM2 / s ** 2)
+    return cv2.dilate(opened, _disc(2.5, s)) & filled
+
+
+def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = np.zeros(n, np.uint8)
+    keep[1:] = np.where(stats[1:, cv2.CC_STAT_AREA] >= min_px, 255, 0)
+    return keep[labels]
+
+
+@dataclass
+class Blob:
+    mask: np.ndarray       # uint8 0/1 crop
+    box: tuple             # x0, y0, x1, y1 in view px
+    label: str             # suit or "coin"
+
+
+def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_px:
+            continue
+        box = (max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad))
+        yield Blob((labels[box[1]:box[3], box[0]:box[2]] == i).astype(np.uint8), box, label)
+
+
+def split(blob: Blob, min_gap_px: float, min_peak_px: float) -> list[Blob]:
+    """A blob cut at the valleys between the peaks of its distance transform (touching pieces)."""
+    dt = cv2.distanceTransform(blob.mask, cv2.DIST_L2, 5)
+    k = max(3, int(min_gap_px) | 1)
+    peaks = (dt >= cv2.dilate(dt, np.ones((k, k), np.uint8))) & (dt >= min_peak_px)
+    n, markers = cv2.connectedComponents(peaks.astype(np.uint8))
+    if n <= 2:
+        return [blob]
+    markers = markers.astype(np.int32)
+    markers[blob.mask == 0] = 0
+    shed = cv2.watershed(cv2.cvtColor(blob.mask * 255, cv2.COLOR_GRAY2BGR), markers.copy())
+    return [Blob(((shed == i) & (blob.mask > 0)).astype(np.uint8), blob.box, blob.label) for i in range(1, n)]
+
+
+class PiecepackDetector:
+    """Finds tiles, coins, dice, pawns and piecepack pyramids in a `PlaneView`."""
+
+    def __init__(self, profile: pp.Profile, dims: Dimensions = DEFAULT):
+        self.profile, self.dims = profile, dims
+        self._tiles = _turned(profile.tiles, (0, 1, 2, 3))
+        self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
+        self._dice = _turned(profile.dice, (0, 1, 2, 3))
+
+    def detect(self, pv: PlaneView) -> list[dict]:
+        classes = self.profile.classify(pv.logratio)
+        s = pv.top.mm_per_px
+        tiles = self._tile_boxes(pv, classes)
+        standing, covered = self._standing(pv, classes, tiles)
+        coins = self._coins_found(pv, classes, tiles, covered)
+        for tile in tiles:
+            self._read_tile(pv, tile, classes, covered)
+        return tiles + standing + coins
+
+    # --- tiles -------------------------------------------------------------------------------
+    def _tile_boxes(self, pv: PlaneView, classes: np.ndarray) -> list[dict]:
+        s = pv.top.mm_per_px
+        stock = (classes == STOCK).astype(np.uint8) * 255
+        stock = cv2.erode(stock, np.ones((3, 3), np.uint8))
+        filled = fill_holes(stock)
+        side = self.dims.tile
+        out = []
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=4)
+        for i in range(1, n):
+            if stats[i, cv2.CC_STAT_AREA] * s * s < 0.4 * side * side:
+                continue
+            pts = cv2.findNonZero((labels == i).astype(np.uint8))
+            (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
+            cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
+            a = math.radians(angle)
+            u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+            for ci in range(cols):
+                for ri in range(rows):
+                    p = np.array([cx, cy]) + u * (ci - (cols - 1) / 2) * w / cols + v * (ri - (rows - 1) / 2) * h / rows
+                    if cols * rows > 1 and not self._covered(labels == i, p, angle, side / s):
+                        continue
+                    x, y = pv.mm(p[0], p[1])
+                    out.append({"type": "tile", "x": float(x), "y": float(y), "_angle": angle % 90.0})
+        return out
+
+    @staticmethod
+    def _covered(component: np.ndarray, p, angle: float, side_px: float) -> bool:
+        box = cv2.boxPoints(((float(p[0]), float(p[1])), (side_px * 0.8, side_px * 0.8), angle))
+        mask = np.zeros(component.shape, np.uint8)
+        cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
+        return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
+
+    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
+        n = self.profile.tiles["back"].shape[0]
+        angle = tile.pop("_angle")
+        xy = (tile["x"], tile["y"])
+        patch = sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM)
+        cls = sample(classes, pv, xy, angle, n, pp.TILE_MM)
+        hidden = sample(covered, pv, xy, angle, n, pp.TILE_MM)
+        stock = cls == STOCK
+        level = np.median(patch[stock], axis=0) if np.count_nonzero(stock) > 20 else np.median(
+            patch.reshape(-1, 3), axis=0)
+        seen = (hidden == 0) & (cls != pp.UNKNOWN)
+        name, turn, conf, _ = _match(patch - level, seen, self._tiles)
+        tile["angle"] = round((angle + 90.0 * turn) % 360.0, 1)
+        if name == "back":
+            tile["face"] = "down"
+            tile["angle"] = round(angle % 90.0, 1)
+        else:
+            suit, rank = name.split("-")
+            tile.update(face="up", suit=suit, rank=int(rank))
+        tile["confidence"] = conf
+        tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
+
+    # --- standing pieces -----------------------------------------------------------------------
+    def _standing(self, pv: PlaneView, classes, tiles) -> tuple[list[dict], np.ndarray]:
+        """Standing pieces, and the mask of the view they cover. Blobs are explained once; the
+        parts left unexplained (pieces partly hidden behind others) again with the pieces
+        found in front of them left out of the overlap."""
+        s = pv.top.mm_per_px
+        covered = np.zeros(classes.shape, np.uint8)
+        level = pv.logratio.mean(axis=2)
+        out, pending = [], []
+        suited = np.isin(classes, SUIT_IDS).astype(np.uint8) * 255
+        for blob in _blobs(_solid(suited, s), MIN_PIECE_MM2 / s ** 2, ""):
+            for part in self._by_suit(blob, classes, s):
+                whole = self._fit_standing(pv, part, tiles, classes, level)
+                if whole is not None and whole[1].iou >= SINGLE_IOU:
+                    self._accept(whole, part, out, covered)
+                    continue
+                for piece in split(part, 9.0 / s, 4.0 / s):
+                    found = self._fit_standing(pv, piece, tiles, classes, level)
+                    if found is not None and found[1].iou >= MIN_IOU:
+                        self._accept(found, piece, out, covered)
+                    else:
+                        pending.append(piece)
+        hidden = cv2.dilate(covered, np.ones((3, 3), np.uint8))
+        for part in pending:
+            x0, y0, x1, y1 = part.box
+            found = self._fit_standing(pv, part, tiles, classes, level, hidden[y0:y1, x0:x1])
+            if found is not None and found[1].iou >= MIN_IOU:
+                self._accept(found, part, out, covered)
+        return out, covered
+
+    @staticmethod
+    def _by_suit(blob: Blob, classes: np.ndarray, s: float) -> list[Blob]:
+        """The blob's pixels of each suit it mostly holds, as solid parts labelled with the
+        suit (pieces of several suits may touch; printed strokes of other suits may too)."""
+        x0, y0, x1, y1 = blob.box
+        cls = classes[y0:y1, x0:x1]
+        inside = blob.mask > 0
+        counts = np.array([np.count_nonzero(inside & (cls == c)) for c in SUIT_IDS])
+        total = max(1, int(counts.sum()))
+        major = [i for i in np.argsort(-counts) if counts[i] >= max(MIN_CORE_MM2 / s ** 2, 0.2 * total)]
+        parts = []
+        for i in major:
+            own = _solid((inside & (cls == SUIT_IDS[i])).astype(np.uint8) * 255, s)
+            parts += [Blob(b.mask, (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3]), pp.SUITS[i])
+                      for b in _blobs(own, MIN_PIECE_MM2 / s ** 2, "")]
+        return parts
+
+    @staticmethod
+    def _accept(found, blob: Blob, out: list, covered: np.ndarray) -> None:
+        fields, fit = found
+        out.append(fields)
+        x0, y0, x1, y1 = blob.box
+        covered[y0:y1, x0:x1] |= cv2.dilate(fit.mask, np.ones((5, 5), np.uint8))
+
+    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, classes, level, hidden=None):
+        rows, cols = np.nonzero(blob.mask)
+        if len(rows) * pv.top.mm_per_px ** 2 < MIN_PIECE_MM2:
+            return None
+        centre = pv.mm(cols.mean() + blob.box[0], rows.mean() + blob.box[1])
+        z0 = self.dims.tile_thickness if _over_tile(centre, tiles, self.dims.tile) else 0.0
+        fits = Fitter(pv, blob.mask, blob.box, z0, self.dims, hidden).ranked(SHAPES, blob_yaw(blob.mask))
+        if not fits:
+            return None
+        fit = fits[0]
+        rival = next((f for f in fits[1:] if {f.shape.type, fit.shape.type} == {"die", "pp_pyramid"}
+                      and f.iou > fit.iou - RIVAL_IOU), None)
+        if rival is not None:
+            pyramid, die = (fit, rival) if fit.shape.type == "pp_pyramid" else (rival, fit)
+            suit = classes == SUIT_IDS[pp.SUITS.index(blob.label)]
+            fit = pyramid if self._faceted(pv, pyramid, z0, suit, level) else die
+        fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
+        if fit.shape.type == "pp_pyramid":
+            fields.update(size=fit.shape.size, pose="standing")
+        elif fit.shape.type == "die":
+            fields["rank"], conf = self._read_die(pv, fit, z0, blob.label)
+            fields["confidence"] = round(min(conf, _iou_conf(fit.iou)), 2)
+        fields.setdefault("confidence", round(_iou_conf(fit.iou), 2))
+        return fields, fit
+
+    def _faceted(self, pv: PlaneView, fit, z0: float, suit_mask: np.ndarray, level: np.ndarray) -> bool:
+        """Whether the piece shows four differently lit faces meeting at an apex (a pyramid)
+        rather than one flat top (a die): the spread of the faces' median brightness."""
+        base = self.dims.pp_pyramid_base[fit.shape.size]
+        apex = on_plane(np.array([[fit.x, fit.y]]), pv.centre, z0 + self.dims.pp_pyramid_height[fit.shape.size],
+                        pv.height)[0]
+        corners = on_plane(square(fit.x, fit.y, base, fit.yaw), pv.centre, z0, pv.height)
+        h, w = level.shape
+        medians = []
+        for i in range(4):
+            tri = np.array([corners[i], corners[(i + 1) % 4], apex])
+            px = pv.px(tri)
+            x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
+            x1, y1 = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 1, (w, h))
+            if x1 <= x0 or y1 <= y0:
+                continue
+            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(m, np.round(cv2.convexHull((px - (x0, y0)).astype(np.float32)) * 8).astype(np.int32),
+                               1, cv2.LINE_8, 3)
+            m = cv2.erode(m, np.ones((3, 3), np.uint8)) & suit_mask[y0:y1, x0:x1]
+            if np.count_nonzero(m) >= 8:
+                medians.append(float(np.median(level[y0:y1, x0:x1][m > 0])))
+        return len(medians) >= 3 and max(medians) - min(medians) > FACET_SPREAD
+
+    def _read_die(self, pv: PlaneView, fit, z0: float, suit: str) -> tuple[int, float]:
+        n = next(iter(self.profile.dice.values())).shape[0]
+        top = on_plane(np.array([[fit.x, fit.y]]), pv.centre, z0 + self.dims.die, pv.height)[0]
+        own = {name for name in self._dice[0] if name.startswith(suit + "-")}
+        name, _, conf, _ = _match_shifted(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM, np.ones((n, n), bool),
+                                          self._dice, own or None, 3,
+                                          lambda p: p - np.median(p.reshape(-1, 3), axis=0))
+        return int(name.split("-")[1]), conf
+
+    # --- coins -----------------------------------------------------------------------------------
+    def _coins_found(self, pv: PlaneView, classes, tiles, covered) -> list[dict]:
+        s = pv.top.mm_per_px
+        mask = fill_holes((classes == COIN).astype(np.uint8) * 255)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(OPEN_MM, s))
+        out = []
+        r = self.dims.coin / 2
+        for blob in _blobs(mask, MIN_COIN_MM2 / s ** 2, "coin"):
+            parts = split(blob, 14.0 / s, 6.0 / s) if np.count_nonzero(blob.mask) * s * s > 1.5 * math.pi * r * r \
+                else [blob]
+            for part in parts:
+                dt = cv2.distanceTransform(part.mask, cv2.DIST_L2, 5)
+                row, col = np.unravel_index(int(np.argmax(dt)), dt.shape)
+                seen_at = pv.mm(col + part.box[0], row + part.box[1])
+                on = _over_tile(seen_at, tiles, self.dims.tile)
+                height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
+                fields = self._read_coin(pv, seen_at, classes)
+                x, y = raise_point(seen_at, pv.centre, pv.height, height)
+                fields.update(x=round(float(x), 1), y=round(float(y), 1))
+                out.append(fields)
+                x0, y0, x1, y1 = part.box
+                covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
+        return out
+
+    def _read_coin(self, pv: PlaneView, xy, classes) -> dict:
+        n = self.profile.coins[next(iter(self.profile.coins))].shape[0]
+        patch = sample(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM)
+        cls = sample(classes, pv, xy, 0.0, n, pp.COIN_MM)
+        wood = cls == COIN
+        level = np.median(patch[wood], axis=0) if np.count_nonzero(wood) > 20 else np.median(
+            patch.reshape(-1, 3), axis=0)
+        yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
+        inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
+        name, turn, conf, _ = _match(patch - level, inside, self._coins)
+        side, what = name.split("-")
+        fields = {"type": "coin", "face": side, "angle": round(turn * 360.0 / COIN_TURNS, 1), "confidence": conf}
+        if side == "suit":
+            fields["suit"] = what
+        else:
+            fields["rank"] = int(what)
+        return fields
+
+
+def _over_tile(xy, tiles: list[dict], side: float) -> bool:
+    for t in tiles:
+        a = math.radians(t.get("_angle", t.get("angle", 0.0)) or 0.0)
+        dx, dy = xy[0] - t["x"], xy[1] - t["y"]
+        u, v = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
+        if abs(u) <= side / 2 and abs(v) <= side / 2:
+            return True
+    return False
+
+
+def _iou_conf(iou: float) -> float:
+    return float(np.clip((iou - 0.5) / 0.35, 0.05, 1.0))
+
+
+def _turned(templates: dict, turns: tuple, fine: bool = False) -> tuple[list, np.ndarray, np.ndarray]:
+    """(names, stack, squares): every template turned by each of `turns` (quarter turns, or for
+    `fine`, steps of 360/len(turns) degrees) as rows of `stack`, name index = row // len(turns)."""
+    names, rows = list(templates), []
+    for name in names:
+        t = templates[name]
+        n = t.shape[0]
+        if fine:
+            M = [cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), -k * 360.0 / len(turns), 1.0) for k in turns]
+            rows += [cv2.warpAffine(t, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1)
+                     for m in M]
+        else:
+            rows += [np.ascontiguousarray(np.rot90(t, k)).reshape(-1) for k in turns]
+    stack = np.array(rows, np.float32)
+    return names, stack, stack ** 2
+
+
+def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple[str, int, float, float]:
+    """(name, turn, confidence, error) of the template nearest `patch` (mean squared difference over
+    the `seen` pixels); confidence from the margin to the best other name. `allowed` limits
+    the names."""
+    names, stack, squares = turned
+    turns = len(stack) // len(names)
+    w = np.repeat(seen.reshape(-1, 1).astype(np.float32), 3, axis=1).reshape(-1)
+    total = max(1.0, float(w.sum()))
+    f = patch.reshape(-1).astype(np.float32)
+    err = (squares @ w - 2 * (stack @ (w * f)) + float(w @ (f * f))) / total
+    per_name = err.reshape(len(names), turns)
+    if allowed is not None:
+        per_name = np.where(np.array([n in allowed for n in names])[:, None], per_name, np.inf)
+    best = per_name.min(axis=1)
+    order = np.argsort(best)
+    first = int(order[0])
+    second = best[order[1]] if len(order) > 1 and np.isfinite(best[order[1]]) else best[first] * 2 + 1e-3
+    conf = float(np.clip((second - best[first]) / max(best[first], 1e-3), 0.0, 1.0))
+    return names[first], int(np.argmin(per_name[first])), round(conf, 2), float(best[first])
+
+
+def _match_shifted(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float, seen, turned,
+                   allowed=None, reach: int = 2, normalise=None):
+    """`_match` of the patch at `xy`, and of patches moved up to `reach` pixels each way (the
+    centre of a small piece is known to a millimetre or so): the best of them."""
+    big = sample(image, pv, xy, angle, n + 2 * reach, step)
+    best = None
+    for dy in range(2 * reach + 1):
+        for dx in range(2 * reach + 1):
+            patch = big[dy:dy + n, dx:dx + n]
+            if normalise is not None:
+                patch = normalise(patch)
+            result = _match(patch, seen, turned, allowed)
+            if best is None or result[3] < best[3]:
+                best = result
+    return best
+
+
+AREA_MARGIN = 12.0
+
+
+def view_of_frame(frame: np.ndarray, calibration, dims: Dimensions = DEFAULT) -> PlaneView:
+    """Find the mat in a BGR frame and rectify the play area at the tiles' top."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    fit = fit_plane(calibration.layout, find_markers(gray), calibration.K, calibration.dist)
+    w, h = calibration.layout.area
+    region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
+    return plane_view(frame, fit, calibration.K, calibration.dist, region, dims.tile_thickness)
+
+
+def with_ids(found: list[dict]) -> list[dict]:
+    """Number the pieces per type in reading order (top to bottom, left to right)."""
+    counts: dict[str, int] = {}
+    out = []
+    for piece in sorted(found, key=lambda f: (round(f["y"] / 10), f["x"])):
+        counts[piece["type"]] = counts.get(piece["type"], 0) + 1
+        out.append({"id": f"{piece['type']}{counts[piece['type']]}", **piece})
+    return out

@@ -1,0 +1,148 @@
+"""Silhouettes of piecepack solids on the view plane, and fitting them to blobs.
+
+A standing piece (piecepack pyramid, die, pawn) of known size at a known base height casts a
+known outline on the plane of the view, seen from the camera centre: its top leans away from
+the nadir. Fitting moves the outline until its centroid is the blob's (the outline's shape
+is nearly rigid under small moves) and ranks shapes and sizes by overlap (IoU) with the blob.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
+from vision.piecepack.solids import PAWN_HEIGHT, circle, pp_pyramid, prism, square
+from vision.piecepack.view import PlaneView, on_plane
+
+SUB = 3
+YAWS = (15.0, 30.0, 45.0, 60.0, 75.0)
+FINE_YAWS = (-6.0, 6.0)
+FINER_YAWS = (-3.0, 3.0)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A kind of standing piece: `type` of SCENE.md and `size` (a letter for pyramids)."""
+
+    type: str
+    size: str | None = None
+
+    def solid(self, x: float, y: float, yaw: float, z0: float, dims: Dimensions):
+        if self.type == "pp_pyramid":
+            return pp_pyramid(x, y, dims.pp_pyramid_base[self.size], dims.pp_pyramid_height[self.size], yaw, z0)
+        if self.type == "die":
+            return prism(square(x, y, dims.die, yaw), z0, dims.die)
+        return prism(circle(x, y, dims.pawn, 0.0, 12), z0, PAWN_HEIGHT)
+
+    @property
+    def turns(self) -> bool:
+        return self.type != "pawn"
+
+
+SHAPES = tuple(Shape("pp_pyramid", s) for s in PP_LETTERS) + (Shape("die"), Shape("pawn"))
+
+
+def outline(shape: Shape, x: float, y: float, yaw: float, z0: float, pv: PlaneView,
+            dims: Dimensions = DEFAULT) -> np.ndarray:
+    """The convex outline (N, 2), in mm on the view's plane, of a piece seen from the camera."""
+    verts = shape.solid(x, y, yaw, z0, dims).vertices
+    pts = on_plane(verts[:, :2], pv.centre, -verts[:, 2:3], pv.height)
+    return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+
+
+def centroid(poly: np.ndarray) -> np.ndarray:
+    m = cv2.moments(poly.astype(np.float32))
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) if m["m00"] else poly.mean(axis=0)
+
+
+def raster(poly_mm: np.ndarray, pv: PlaneView, box: tuple[int, int, int, int]) -> np.ndarray:
+    """uint8 0/1 mask of an outline in the view crop box (x0, y0, x1, y1) px."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    px = pv.top.to_pixels(poly_mm) - (x0, y0)
+    cv2.fillConvexPoly(mask, np.round(px * (1 << SUB)).astype(np.int32), 1, cv2.LINE_8, SUB)
+    return mask
+
+
+@dataclass
+class Fit:
+    shape: Shape
+    x: float
+    y: float
+    yaw: float
+    iou: float
+    mask: np.ndarray     # the outline rasterised in the blob's box
+
+
+class Fitter:
+    """Fits standing shapes to one blob (a uint8 0/1 crop at `box` of the view). Pixels set
+    in `hidden` (pieces already found in front) count neither for nor against a shape."""
+
+    def __init__(self, pv: PlaneView, blob: np.ndarray, box, z0: float, dims: Dimensions = DEFAULT,
+                 hidden: np.ndarray | None = None):
+        self.pv, self.blob, self.box, self.z0, self.dims = pv, blob, box, z0, dims
+        self.visible = None if hidden is None else (hidden == 0).astype(np.uint8)
+        rows, cols = np.nonzero(blob)
+        self.centre = pv.mm(cols.mean() + box[0], rows.mean() + box[1])
+        self.area = len(rows) * pv.top.mm_per_px ** 2
+
+    def _seen_centroid(self, shape: Shape, x: float, y: float, yaw: float) -> np.ndarray:
+        poly = outline(shape, x, y, yaw, self.z0, self.pv, self.dims)
+        if self.visible is None:
+            return centroid(poly)
+        rows, cols = np.nonzero(raster(poly, self.pv, self.box) & self.visible)
+        return self.pv.mm(cols.mean() + self.box[0], rows.mean() + self.box[1]) if len(rows) else centroid(poly)
+
+    def place(self, shape: Shape, yaw: float) -> tuple[float, float]:
+        """Base centre whose outline's (visible) centroid is the blob's."""
+        x, y = self.centre
+        for _ in range(3):
+            c = self._seen_centroid(shape, x, y, yaw)
+            x, y = x + self.centre[0] - c[0], y + self.centre[1] - c[1]
+        return float(x), float(y)
+
+    def score(self, shape: Shape, x: float, y: float, yaw: float) -> Fit:
+        mask = raster(outline(shape, x, y, yaw, self.z0, self.pv, self.dims), self.pv, self.box)
+        seen = mask if self.visible is None else mask & self.visible
+        inter = np.count_nonzero(seen & self.blob)
+        union = np.count_nonzero(seen | self.blob)
+        return Fit(shape, x, y, yaw, inter / union if union else 0.0, mask)
+
+    def area_of(self, shape: Shape, yaw: float) -> float:
+        poly = outline(shape, *self.centre, yaw, self.z0, self.pv, self.dims)
+        if self.visible is not None:
+            return float(np.count_nonzero(raster(poly, self.pv, self.box) & self.visible)) * self.pv.top.mm_per_px ** 2
+        return abs(cv2.contourArea(poly.astype(np.float32)))
+
+    def ranked(self, shapes=SHAPES, yaw0: float = 0.0) -> list[Fit]:
+        """Fits of the plausible shapes, best first: the best shape's yaw is searched, the next
+        two are scored at that yaw."""
+        fits = []
+        for shape in shapes:
+            ratio = self.area_of(shape, yaw0) / self.area
+            if 0.6 < ratio < 1.6:
+                fits.append(self.score(shape, *self.place(shape, yaw0), yaw0))
+        if not fits:
+            return []
+        fits.sort(key=lambda f: -f.iou)
+        top = fits[0]
+        if top.shape.turns:
+            for steps in (YAWS, FINE_YAWS, FINER_YAWS):
+                start = top.yaw
+                for yaw in steps:
+                    trial = self.score(top.shape, *self.place(top.shape, start + yaw), start + yaw)
+                    if trial.iou > top.iou:
+                        top = trial
+        rest = [self.score(f.shape, *self.place(f.shape, top.yaw), top.yaw) if f.shape.turns else f
+                for f in fits[1:3]]
+        return sorted([top] + rest, key=lambda f: -f.iou)
+
+
+def blob_yaw(blob: np.ndarray) -> float:
+    """The turn (degrees, mod 90) of a square-ish blob, from its minimum-area rectangle."""
+    pts = cv2.findNonZero(blob)
+    if pts is None or len(pts) < 5:
+        return 0.0
+    return float(cv2.minAreaRect(pts)[2] % 90.0)

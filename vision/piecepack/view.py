@@ -1,0 +1,97 @@
+"""The top view piecepack detection works on: the plane of the tiles' tops, light-normalised.
+
+Tiles are 6.35 mm thick, so the plane the camera should be rectified to is their top, not the
+table: `lifted` turns the table homography into the homography of a plane h mm up (a scaling
+about the camera's nadir). Pixel values are then divided by a smooth model of the empty cloth
+(fitted on the border of the view, where no piece lies), which cancels the light's colour,
+level and falloff: every pixel becomes a log ratio to the cloth under the same light.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.homography import PlaneFit
+from vision.camera import pose_from_homography
+from vision.topview import TopView, rectify
+
+BORDER = 9.0          # mm: the band along the view's edge taken as empty cloth
+MM_PER_PX = 0.5
+
+
+def lifted(fit: PlaneFit, centre: np.ndarray, height: float) -> PlaneFit:
+    """The homography of the horizontal plane `height` mm above the table (same pixels)."""
+    cx, cy, cz = centre
+    t = cz / (cz + height)          # cz < 0: the camera is above the table
+    S = np.array([[t, 0, (1 - t) * cx], [0, t, (1 - t) * cy], [0, 0, 1.0]])
+    return PlaneFit(fit.H @ S, fit.rms_mm, fit.ids)
+
+
+def raise_point(xy, centre: np.ndarray, seen_at: float, height: float) -> np.ndarray:
+    """Where a point `height` mm up really is, given where it shows on the plane `seen_at` mm
+    up (seen from camera `centre`)."""
+    c = np.asarray(centre[:2], np.float64)
+    cz = centre[2]
+    return c + (np.asarray(xy, np.float64) - c) * (cz + height) / (cz + seen_at)
+
+
+def on_plane(xy, centre: np.ndarray, height: float, plane: float) -> np.ndarray:
+    """Where a point at (x, y, `height` mm up) shows on the plane `plane` mm up."""
+    c = np.asarray(centre[:2], np.float64)
+    cz = centre[2]
+    return c + (np.asarray(xy, np.float64) - c) * (cz + plane) / (cz + height)
+
+
+@dataclass
+class PlaneView:
+    """A rectified view of one plane: the top view, its plane height and the log-ratio image."""
+
+    top: TopView
+    height: float
+    logratio: np.ndarray          # float32 (h, w, 3), log(pixel / cloth)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.top.camera
+
+    def px(self, xy) -> np.ndarray:
+        return self.top.to_pixels(np.atleast_2d(xy))
+
+    def mm(self, cols, rows) -> np.ndarray:
+        x, y = self.top.to_table(cols, rows)
+        return np.stack([x, y], axis=-1)
+
+
+def cloth_model(image: np.ndarray, border_px: int) -> np.ndarray:
+    """A per-channel plane a + b x + c y fitted to the border band (robustly), as an image."""
+    h, w = image.shape[:2]
+    band = np.zeros((h, w), bool)
+    band[:border_px], band[-border_px:], band[:, :border_px], band[:, -border_px:] = True, True, True, True
+    step = 3
+    ys, xs = np.nonzero(band[::step, ::step])
+    ys, xs = ys * step, xs * step
+    values = image[ys, xs].astype(np.float64)
+    A = np.column_stack([np.ones(len(xs)), xs / w, ys / h])
+    keep = np.ones(len(xs), bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(A[keep], values[keep], rcond=None)
+        resid = np.abs(values - A @ coef).sum(axis=1)
+        keep = resid < max(12.0, 2.5 * np.median(resid[keep]))
+    gx = np.linspace(0, 1, w, endpoint=False, dtype=np.float32)
+    gy = np.linspace(0, 1, h, endpoint=False, dtype=np.float32)
+    model = (coef[0][None, None, :] + gx[None, :, None] * coef[1][None, None, :]
+             + gy[:, None, None] * coef[2][None, None, :])
+    return np.maximum(model, 8.0).astype(np.float32)
+
+
+def plane_view(frame: np.ndarray, fit: PlaneFit, K: np.ndarray, dist, region, height: float,
+               mm_per_px: float = MM_PER_PX) -> PlaneView:
+    """The light-normalised top view of the plane `height` mm up over `region` (x0, y0, x1, y1)."""
+    _, centre = pose_from_homography(fit.H, K)
+    top = rectify(frame, lifted(fit, centre, height), region, mm_per_px, K, dist)
+    top = TopView(top.image, top.origin, top.mm_per_px, centre)
+    cloth = cloth_model(top.image, max(2, int(BORDER / mm_per_px)))
+    logratio = cv2.log(top.image.astype(np.float32) + 2.0) - cv2.log(cloth + 2.0)
+    return PlaneView(top, height, logratio)
