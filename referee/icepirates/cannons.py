@@ -19,48 +19,48 @@ from referee.icepirates.steps import triangles
 SIDE_SAMPLES = 5
 
 
-def firing_sides(table: Table, ship: Ship, opts: IcePiratesOptions) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """For each long side: (start, end) of the template's base on the side, and the area corners."""
-    tip, left, right = triangles([ship.tip], [ship.heading], ship.size, table.dims)[0]
-    centroid = (tip + left + right) / 3
+def firing_areas(table: Table, ships: list[Ship], opts: IcePiratesOptions):
+    """Target areas of both long sides of every ship, rows 2i and 2i + 1 for ships[i]:
+    the (start, end) of the template's base on the side, each (2N, 2), and the area's corners
+    (2N, 4, 2) (a centred template repeats its apex)."""
+    corners = triangles([s.tip for s in ships], [s.heading for s in ships],
+                        np.array([s.size for s in ships]), table.dims)
+    tip = np.repeat(corners[:, 0], 2, axis=0)
+    corner = corners[:, 1:].reshape(-1, 2)
+    centroid = np.repeat(corners.mean(axis=1), 2, axis=0)
     base, reach = table.dims.looney_base[3], table.dims.looney_lying_length[3]
-    out = []
-    for corner in (left, right):
-        along = corner - tip
-        side = float(np.hypot(*along))
-        t = along / side
-        n = np.array([-t[1], t[0]])
-        if np.dot(n, (tip + corner) / 2 - centroid) < 0:
-            n = -n
-        if opts.cannon_slide == "slide" and side >= base:
-            start, end = tip, corner
-            area = np.array([start, end, end - t * base / 2 + n * reach, start + t * base / 2 + n * reach])
-        else:
-            mid = (tip + corner) / 2
-            start, end = mid - t * base / 2, mid + t * base / 2
-            area = np.array([start, end, mid + n * reach])
-        out.append((start, end, area))
-    return out
+    along = corner - tip
+    side = np.hypot(along[:, 0], along[:, 1])[:, None]
+    t = along / side
+    n = np.stack([-t[:, 1], t[:, 0]], axis=1)
+    mid = (tip + corner) / 2
+    n *= np.sign(np.einsum("id,id->i", n, mid - centroid))[:, None]
+    slide = (side >= base) & (opts.cannon_slide == "slide")
+    start = np.where(slide, tip, mid - t * base / 2)
+    end = np.where(slide, corner, mid + t * base / 2)
+    apex = mid + n * reach
+    far_start = np.where(slide, tip + t * base / 2 + n * reach, apex)
+    far_end = np.where(slide, corner - t * base / 2 + n * reach, apex)
+    return start, end, np.stack([start, end, far_end, far_start], axis=1)
 
 
 def in_range(table: Table, opts: IcePiratesOptions) -> dict[str, list[str]]:
     """For every active ship, the ships its cannons can hit now (sorted ids)."""
     ships = list(table.ships.values())
-    sides = [(ship, s) for ship in ships for s in firing_sides(table, ship, opts)]
-    result: dict[str, set] = {ship.id: set() for ship in ships}
-    if not sides:
+    if not ships:
         return {}
-    areas = np.array([shapely.Polygon(s[2]) for _, s in sides])
-    inner = shapely.buffer(areas, -opts.margin, join_style="mitre")
+    starts, ends, areas = firing_areas(table, ships, opts)
+    result: dict[str, set] = {ship.id: set() for ship in ships}
+    inner = shapely.buffer(shapely.polygons(areas), -opts.margin, join_style="mitre")
     predicate = "intersects" if opts.cannon_hit == "part" else "contains"
     rows, cols = table.tree.query(inner, predicate=predicate)
     for row, col in zip(rows, cols):
-        ship, (start, end, _) = sides[row]
+        ship = ships[row // 2]
         target = table.ids[col]
         if not _is_target(table, ship, target, opts) or target in result[ship.id]:
             continue
         part = shapely.intersection(table.geoms[col], inner[row])
-        if clear_line(table, ship.id, target, start, end, part, opts.margin):
+        if clear_line(table, ship.id, target, starts[row], ends[row], part, opts.margin):
             result[ship.id].add(target)
     return {k: sorted(v) for k, v in result.items()}
 

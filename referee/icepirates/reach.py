@@ -19,7 +19,7 @@ from referee.icepirates.steps import leaves_area, max_turn, triangles, units
 
 PIXEL = 1.0          # mm per raster cell
 SIMPLIFY = 0.7       # pixels: outline simplification (Douglas-Peucker)
-ARC_POINTS = 16      # points on the outer arc of a fan (at most 10 degrees apart)
+ARC_POINTS = 9       # points on the outer arc of a fan (at most 19 degrees apart)
 SHIFT = 2            # sub-pixel bits for cv2.fillPoly
 
 
@@ -32,42 +32,79 @@ def reach_all(table: Table, ships: list[Ship], opts: IcePiratesOptions) -> dict:
     """The reachable area of each ship, {id: shapely geometry}."""
     if not ships:
         return {}
-    dims = table.dims
-    sizes = np.array([s.size for s in ships])
-    length = np.array([dims.looney_lying_length[s] for s in sizes])
-    half = np.array([dims.looney_base[s] / 2 for s in sizes])
-    limit = np.array([max_turn(s, dims, opts.angle_margin) for s in sizes])
-    steps = np.array([STEPS[s] for s in sizes])
-    radius = steps * length + half + 2 * opts.margin
-    near = near_pairs(table, ships, radius + half)
+    fleet = Fleet(table, ships, opts)
     spread = np.linspace(-1, 1, opts.reach_samples)
-    obstacles = obstacle_corners(table)
     owner = np.arange(len(ships))
     bases = np.array([s.tip for s in ships], dtype=float)
     heads = np.array([s.heading for s in ships], dtype=float)
     fans, fan_owner = [], []
-    for level in range(int(steps.max())):
-        headings = heads[:, None] + limit[owner][:, None] * spread[None, :]
-        tips = bases[:, None, :] + length[owner][:, None, None] * units(headings)
-        corners = triangles(tips.reshape(-1, 2), headings.reshape(-1),
-                            np.repeat(sizes[owner], len(spread)), dims)
-        base_rows, cols = candidate_pairs(bases, owner, length[owner] + half[owner] + opts.margin,
-                                          near, obstacles)
-        rows = (base_rows[:, None] * len(spread) + np.arange(len(spread))).reshape(-1)
-        hit = leaves_area(table, corners, opts.margin) | sat_contact(
-            corners, rows, np.repeat(cols, len(spread)), obstacles, opts.margin)
-        legal = ~hit.reshape(headings.shape)
-        runs, outline = fan_corners(bases, headings, legal, length[owner], half[owner])
+    for level in range(int(fleet.steps.max())):
+        headings = heads[:, None] + fleet.limit[owner][:, None] * spread[None, :]
+        tips, hit = fleet.step(owner, bases, headings)
+        legal = ~hit
+        low, high = fleet.refine(owner, bases, headings, legal)
+        runs, outline = fan_corners(bases, low, high, legal, fleet.length[owner], fleet.half[owner])
         fans.append(outline)
         fan_owner.append(owner[runs])
-        go_on = legal & (steps[owner] > level + 1)[:, None]
+        go_on = legal & (fleet.steps[owner] > level + 1)[:, None]
         owner, bases, heads = _merge(owner[:, None].repeat(len(spread), 1)[go_on], tips[go_on],
-                                     headings[go_on], length / 3, limit * 2 / (len(spread) - 1))
+                                     headings[go_on], fleet.length / 3, fleet.limit * 2 / (len(spread) - 1))
         if not len(owner):
             break
     fans, fan_owner = np.concatenate(fans), np.concatenate(fan_owner)
-    return {ship.id: raster_union(fans[fan_owner == i], np.asarray(ship.tip), radius[i])
+    return {ship.id: raster_union(fans[fan_owner == i], np.asarray(ship.tip), fleet.radius[i])
             for i, ship in enumerate(ships)}
+
+
+class Fleet:
+    """The ships being stepped, their sizes as arrays, and the obstacles near each."""
+
+    REFINE_ROUNDS = 2       # bisections of the heading between a legal and a blocked sample
+
+    def __init__(self, table: Table, ships: list[Ship], opts: IcePiratesOptions):
+        dims = self.dims = table.dims
+        self.table, self.opts = table, opts
+        self.sizes = np.array([s.size for s in ships])
+        self.length = np.array([dims.looney_lying_length[s] for s in self.sizes])
+        self.half = np.array([dims.looney_base[s] / 2 for s in self.sizes])
+        self.limit = np.array([max_turn(s, dims, opts.angle_margin) for s in self.sizes])
+        self.steps = np.array([STEPS[s] for s in self.sizes])
+        self.radius = self.steps * self.length + self.half + 2 * opts.margin
+        self.near = near_pairs(table, ships, self.radius + self.half)
+        self.obstacles = obstacle_corners(table)
+        self.circles = obstacle_circles(self.obstacles)
+
+    def step(self, owner, bases, headings) -> tuple[np.ndarray, np.ndarray]:
+        """Tips (F, K, 2) of one step from each base at each of its K headings, and whether
+        each step touches something (F, K)."""
+        count = headings.shape[1]
+        tips = bases[:, None, :] + self.length[owner][:, None, None] * units(headings)
+        corners = triangles(tips.reshape(-1, 2), headings.reshape(-1),
+                            np.repeat(self.sizes[owner], count), self.dims)
+        base_rows, cols = candidate_pairs(bases, owner, self.length[owner] + self.half[owner] + self.opts.margin,
+                                          self.near, self.circles)
+        rows = (base_rows[:, None] * count + np.arange(count)).reshape(-1)
+        hit = leaves_area(self.table, corners, self.opts.margin) | sat_contact(
+            corners, rows, np.repeat(cols, count), self.obstacles, self.opts.margin)
+        return tips, hit.reshape(headings.shape)
+
+    def refine(self, owner, bases, headings, legal) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest and highest legal heading of the run each legal sample belongs to, moved
+        by bisection towards a blocked neighbour: (low, high) arrays shaped like `headings`."""
+        low, high = headings.copy(), headings.copy()
+        rows, cols = np.nonzero(legal[:, 1:] != legal[:, :-1])
+        if not len(rows):
+            return low, high
+        good_col = np.where(legal[rows, cols], cols, cols + 1)
+        good, bad = headings[rows, good_col], headings[rows, 2 * cols + 1 - good_col]
+        for _ in range(self.REFINE_ROUNDS):
+            middle = (good + bad) / 2
+            _, hit = self.step(owner[rows], bases[rows], middle[:, None])
+            good, bad = np.where(hit[:, 0], good, middle), np.where(hit[:, 0], middle, bad)
+        upper = good_col == cols           # the blocked sample is above the legal one
+        high[rows[upper], good_col[upper]] = good[upper]
+        low[rows[~upper], good_col[~upper]] = good[~upper]
+        return low, high
 
 
 def obstacle_corners(table: Table) -> np.ndarray:
@@ -92,10 +129,16 @@ def near_pairs(table: Table, ships: list[Ship], radius: np.ndarray) -> tuple[np.
     return rows[keep][order], cols[keep][order]
 
 
+def obstacle_circles(obstacles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centre and radius of a circle around each obstacle."""
+    centre = obstacles.mean(axis=1)
+    return centre, np.hypot(*(obstacles - centre[:, None, :]).transpose(2, 0, 1)).max(axis=1)
+
+
 def candidate_pairs(bases: np.ndarray, owner: np.ndarray, reach: np.ndarray, near: tuple,
-                    obstacles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(base index, obstacle index) pairs: the obstacles of ship `owner[i]` that a footprint
-    reaching `reach[i]` from `bases[i]` could touch."""
+                    circles: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(base index, obstacle index) pairs: the obstacles of ship `owner[i]` (from `near`) whose
+    `circles` (centres, radii) a footprint reaching `reach[i]` from `bases[i]` could touch."""
     ship_of, obstacle = near
     count = np.bincount(ship_of, minlength=int(owner.max()) + 1)
     first = np.cumsum(count) - count
@@ -103,8 +146,7 @@ def candidate_pairs(bases: np.ndarray, owner: np.ndarray, reach: np.ndarray, nea
     rows = np.repeat(np.arange(len(bases)), repeat)
     within = np.arange(len(rows)) - np.repeat(np.cumsum(repeat) - repeat, repeat)
     cols = obstacle[np.repeat(first[owner], repeat) + within]
-    centre = obstacles.mean(axis=1)
-    spread = np.hypot(*(obstacles - centre[:, None, :]).transpose(2, 0, 1)).max(axis=1)
+    centre, spread = circles
     gap = np.hypot(*(bases[rows] - centre[cols]).T)
     close = gap <= reach[rows] + spread[cols]
     return rows[close], cols[close]
@@ -116,9 +158,9 @@ def sat_contact(corners: np.ndarray, rows: np.ndarray, cols: np.ndarray, obstacl
     obstacle `cols[k]` for some k (bounding boxes first, then separating axes: the edge normals
     of both shapes)."""
     out = np.zeros(len(corners), dtype=bool)
-    lo, hi = corners[rows].min(axis=1), corners[rows].max(axis=1)
-    olo, ohi = obstacles.min(axis=1) - margin, obstacles.max(axis=1) + margin
-    boxed = ((lo <= ohi[cols]) & (hi >= olo[cols])).all(axis=1)
+    lo, hi = _extent(corners, np.minimum), _extent(corners, np.maximum)
+    olo, ohi = _extent(obstacles, np.minimum) - margin, _extent(obstacles, np.maximum) + margin
+    boxed = ((lo[rows] <= ohi[cols]) & (hi[rows] >= olo[cols])).all(axis=1)
     rows, cols = rows[boxed], cols[boxed]
     if len(rows):
         a, b = corners[rows], obstacles[cols]
@@ -135,16 +177,27 @@ def _separated(shapes: np.ndarray, others: np.ndarray, margin: float) -> np.ndar
     norms = norms / np.where(length > 0, length, 1.0)[..., None]
     own = np.einsum("pad,pvd->pav", norms, shapes)
     theirs = np.einsum("pad,pvd->pav", norms, others)
-    gap = (theirs.min(axis=2) - own.max(axis=2) > margin) | (own.min(axis=2) - theirs.max(axis=2) > margin)
+    gap = _extent(theirs, np.minimum, 2) - _extent(own, np.maximum, 2) > margin
+    gap |= _extent(own, np.minimum, 2) - _extent(theirs, np.maximum, 2) > margin
     return gap.any(axis=1)
 
 
-def fan_corners(bases, headings, legal, length, half) -> tuple[np.ndarray, np.ndarray]:
-    """The base row of each run of legal headings, and the run's fan outline (F, ARC_POINTS + 3, 2)."""
+def _extent(values: np.ndarray, pick, axis: int = 1) -> np.ndarray:
+    """`pick` (np.minimum or np.maximum) over a short axis, faster than a reduction."""
+    values = np.moveaxis(values, axis, 0)
+    out = values[0]
+    for more in values[1:]:
+        out = pick(out, more)
+    return out
+
+
+def fan_corners(bases, low, high, legal, length, half) -> tuple[np.ndarray, np.ndarray]:
+    """The base row of each run of legal headings, and the run's fan outline
+    (F, ARC_POINTS + 3, 2) from the run's first `low` to its last `high` heading."""
     edge = np.diff(np.pad(legal.astype(np.int8), ((0, 0), (1, 1))), axis=1)
     rows, starts = np.nonzero(edge == 1)
     _, stops = np.nonzero(edge == -1)
-    low, high = headings[rows, starts], headings[rows, stops - 1]
+    low, high = low[rows, starts], high[rows, stops - 1]
     base = bases[rows][:, None, :]
     arc = low[:, None] + (high - low)[:, None] * np.linspace(0, 1, ARC_POINTS)[None, :]
     return rows, np.concatenate([

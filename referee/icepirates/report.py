@@ -69,20 +69,16 @@ def collisions(table: Table) -> list[Warning]:
 
 
 def can_move(table: Table, opts: IcePiratesOptions) -> dict[str, bool]:
-    """Whether each active ship has at least one legal first step (sampled headings)."""
+    """Whether each active ship has at least one legal first step (MOVE_PROBES headings)."""
     ships = list(table.ships.values())
     if not ships:
         return {}
-    probes = np.linspace(-1, 1, MOVE_PROBES)
-    tips, heads, sizes = [], [], []
-    for ship in ships:
-        limit = max_turn(ship.size, table.dims, opts.angle_margin)
-        head = ship.heading + probes * limit
-        length = table.dims.looney_lying_length[ship.size]
-        tips.append(np.asarray(ship.tip) + length * units(head))
-        heads.append(head)
-        sizes.append(ship.size)
-    corners = np.concatenate([triangles(t, h, s, table.dims) for t, h, s in zip(tips, heads, sizes)])
+    sizes = np.array([s.size for s in ships])
+    limit = np.array([max_turn(s, table.dims, opts.angle_margin) for s in sizes])
+    length = np.array([table.dims.looney_lying_length[s] for s in sizes])
+    heads = np.array([s.heading for s in ships])[:, None] + limit[:, None] * np.linspace(-1, 1, MOVE_PROBES)
+    tips = np.array([s.tip for s in ships])[:, None, :] + length[:, None, None] * units(heads)
+    corners = triangles(tips.reshape(-1, 2), heads.reshape(-1), np.repeat(sizes, MOVE_PROBES), table.dims)
     own = np.repeat([table.index[ship.id] for ship in ships], MOVE_PROBES)
     hit = blocked(table, corners, opts.margin, own).reshape(len(ships), MOVE_PROBES)
     return {ship.id: not hit[i].all() for i, ship in enumerate(ships)}
