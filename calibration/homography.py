@@ -18,6 +18,7 @@ class MatNotFound(ValueError):
 def detector() -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.adaptiveThreshConstant = 3       # finds small markers in dim, soft frames
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
@@ -66,7 +67,8 @@ def fit_plane(layout: Layout, found: dict[int, np.ndarray], K=None, dist=None) -
         raise MatNotFound(f"found {len(ids)} of the mat's {len(known)} markers (need {MIN_MARKERS})")
     table = np.concatenate([known[i] for i in ids])
     image = undistort_points(np.concatenate([found[i] for i in ids]), K, dist)
-    H, _ = cv2.findHomography(table, image, 0)
+    # RANSAC (when there are points to spare) drops a misread marker corner
+    H, _ = cv2.findHomography(table, image, cv2.RANSAC if len(ids) > 2 else 0, 4.0)
     if H is None:
         raise MatNotFound("the markers found do not define a plane")
     fit = PlaneFit(H, 0.0, ids)

@@ -24,6 +24,9 @@ MARGIN = 14                # px around a blob's box for silhouettes that overhan
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
+RIDGE = 0.04               # log brightness above the 7 px local mean: a bright edge line
+TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
+CLEAR_SCORE = 0.42         # ridge share + table-level share above which a pale blob is clear
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 
 
@@ -97,7 +100,6 @@ class PyramidClassifier:
 
     def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile) -> list[Found]:
         colour_names = profile.names
-        profile_levels = {n: float(profile.means[i].mean()) for i, n in enumerate(colour_names)}
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
         out: list[Found] = []
@@ -116,7 +118,9 @@ class PyramidClassifier:
             for part, colour, share in _colour_parts(blob, colours, len(colour_names), MIN_AREA / s2):
                 name = colour_names[colour]
                 if name in PALE and len(pale) == 2:
-                    name = _pale_colour(seg.features[y0:y1, x0:x1][part > 0], profile_levels)
+                    name = _pale_colour(seg.features[y0:y1, x0:x1], part)
+                if name == "clear":   # its bright edge lines bleed outward by about a pixel
+                    part = cv2.erode(part, np.ones((3, 3), np.uint8))
                 out += self._explain(fitter, part, (x0, y0), name, share)
         return out
 
@@ -190,11 +194,15 @@ class PyramidClassifier:
         return (inter / union if union else 0.0), mask
 
 
-def _pale_colour(features: np.ndarray, levels: dict) -> str:
-    """White or clear for a pale blob: the one whose mean brightness over the table is closer
-    (white plastic reflects much more than clear; pixel by pixel the two overlap)."""
-    level = float(np.percentile(features.mean(axis=1), 90))
-    return min(PALE, key=lambda c: abs(levels[c] - level))
+def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
+    """White or clear for a pale blob (pixel by pixel the two overlap). Clear plastic shows the
+    table through its faces and light along its edges: many thin bright ridges and table-level
+    pixels inside its outline; white plastic shows smooth, evenly bright faces."""
+    level = features.mean(axis=2)
+    ridge = (level - cv2.blur(level, (7, 7))) > RIDGE
+    inside = part > 0
+    score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())
+    return "clear" if score > CLEAR_SCORE else "white"
 
 
 def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:

@@ -39,7 +39,7 @@ LOONEY_MATERIALS = {
     "black": Material((0.04, 0.04, 0.05), 1.0, gloss=0.5),
     "purple": _translucent((0.42, 0.10, 0.60)),
     "orange": _translucent((0.98, 0.40, 0.04)),
-    "clear": Material((0.95, 0.96, 0.97), 0.4, (0.85, 0.87, 0.88), 1.2, edge=0.5),
+    "clear": Material((0.95, 0.96, 0.97), 0.2, (0.90, 0.92, 0.93), 1.2, edge=0.5),
     "cyan": _translucent((0.04, 0.66, 0.82)),
     "white": Material((0.92, 0.92, 0.90), 1.0, gloss=0.4),
 }
