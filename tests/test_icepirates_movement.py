@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 import shapely
 
-from tests.icepirates_builders import (LENGTH, QUADRANTS, SMALL, ahead, home, rotate, rotate_pose, scene,
-                                 ship, standing, step, table, turn_limit)
+from tests.icepirates_builders import (LENGTH, QUADRANTS, SMALL, ahead, home, load, rotate, rotate_pose,
+                                       scene, ship, standing, step, table, turn_limit)
 from referee.dimensions import DEFAULT
-from referee.icepirates.movement import judge_move
-from referee.icepirates.reach import reach
+from referee.icepirates.movement import judge_move, judge_scenes
+from referee.icepirates.reach import heading_intervals, reach
 from referee.icepirates.report import can_move
 from referee.icepirates.rules import IcePiratesOptions
 from referee.icepirates.steps import triangles
@@ -188,3 +188,32 @@ def test_reach_keeps_clear_of_an_island():
     assert area.intersection(rock).area < 2.0
     assert area.contains(shapely.Point(400 + 0.5 * LENGTH[2], 400))
 
+
+
+def test_judging_a_move_from_the_scenes_before_and_after():
+    before = lone(2, extra=[standing("rock", "green", 1, 460.0, 400.0, angle=0.0)])
+    around = dict(before, pieces=[dict(p) for p in before["pieces"]])
+    x, y, h = step(before["pieces"][0], -50, 2)
+    around["pieces"][0].update(x=x, y=y, heading=h)
+    verdicts = judge_scenes(load(before), load(around))
+    assert list(verdicts) == ["s"] and verdicts["s"].ok and verdicts["s"].steps == 2
+    through = dict(before, pieces=[dict(p) for p in before["pieces"]])
+    x, y, h = step(before["pieces"][0], 0, 2)
+    through["pieces"][0].update(x=x, y=y, heading=h)
+    assert "touch rock" in judge_scenes(load(before), load(through))["s"].reason
+    assert judge_scenes(load(before), load(before)) == {}
+
+
+@pytest.mark.parametrize("degrees", QUADRANTS)
+def test_legal_heading_intervals(degrees):
+    free = table(rotate(lone(3), degrees))
+    (low, high), = heading_intervals(free, free.ships["s"], IcePiratesOptions())
+    limit = turn_limit(3, 1.0)
+    assert low == pytest.approx(degrees - limit) and high == pytest.approx(degrees + limit)
+    # A rock to starboard: the first step may not turn right much.
+    rock = standing("rock", "green", 1, 400.0 + 20.0, 400.0 + 30.0, angle=0.0)
+    blocked_right = table(rotate(lone(3, extra=[rock]), degrees))
+    (low, high), = heading_intervals(blocked_right, blocked_right.ships["s"], IcePiratesOptions())
+    assert low == pytest.approx(degrees - limit) and degrees < high < degrees + limit - 10
+    stuck = table(rotate(_nosed_up(3.0), degrees))
+    assert heading_intervals(stuck, stuck.ships["s"], IcePiratesOptions()) == []

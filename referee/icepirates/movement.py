@@ -11,8 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from referee.icepirates.objects import Ship, Table
+from referee.dimensions import DEFAULT, Dimensions
+from referee.icepirates.objects import Ship, Table, build_table
 from referee.icepirates.rules import STEPS, IcePiratesOptions
+from referee.options import make
+from referee.scene import Scene
 from referee.icepirates.steps import blocked, contacts, leaves_area, max_turn, triangles, turn, units
 
 # Resolution (degrees) of the free first heading of a four-step chain.
@@ -61,6 +64,23 @@ def judge_move(table: Table, ship: Ship, tip, heading: float, opts: IcePiratesOp
     return MoveVerdict(False, reason=(
         f"no chain of at most {STEPS[ship.size]} legal step(s) takes size-{ship.size} ship "
         f"{ship.id} to that pose (turns of at most {limit:.1f} degrees per step)"))
+
+
+def judge_scenes(before: Scene, after: Scene, dims: Dimensions = DEFAULT,
+                 options=None) -> dict[str, MoveVerdict]:
+    """A verdict for every ship of `before` whose tip moved more than `pose_tolerance` in
+    `after` (a ship gone from `after`, or standing up, is not a move)."""
+    opts = make(IcePiratesOptions, options)
+    table = build_table(before, dims)
+    now = after.by_id()
+    out = {}
+    for ship in table.ships.values():
+        piece = now.get(ship.id)
+        if piece is None or piece.pose != "lying":
+            continue
+        if np.hypot(piece.x - ship.tip[0], piece.y - ship.tip[1]) > opts.pose_tolerance:
+            out[ship.id] = judge_move(table, ship, (piece.x, piece.y), piece.heading, opts)
+    return out
 
 
 def _chains(start, h0, tip, heading, k, length) -> np.ndarray:

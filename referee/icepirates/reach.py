@@ -28,6 +28,19 @@ def reach(table: Table, ship: Ship, opts: IcePiratesOptions):
     return reach_all(table, [ship], opts)[ship.id]
 
 
+def heading_intervals(table: Table, ship: Ship, opts: IcePiratesOptions) -> list[tuple[float, float]]:
+    """The headings (degrees, low to high) of a first step that touches nothing, as intervals:
+    the legal turn either side of the ship's heading, less the blocked parts (sampled)."""
+    fleet = Fleet(table, [ship], opts)
+    headings = ship.heading + fleet.limit[0] * np.linspace(-1, 1, 2 * opts.reach_samples - 1)[None, :]
+    bases = np.array([ship.tip], dtype=float)
+    _, hit = fleet.step(np.zeros(1, dtype=int), bases, headings)
+    low, high = fleet.refine(np.zeros(1, dtype=int), bases, headings, ~hit)
+    edge = np.diff(np.pad((~hit[0]).astype(np.int8), 1))
+    starts, stops = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    return [(float(low[0, a]), float(high[0, b - 1])) for a, b in zip(starts, stops)]
+
+
 def reach_all(table: Table, ships: list[Ship], opts: IcePiratesOptions) -> dict:
     """The reachable area of each ship, {id: shapely geometry}."""
     if not ships:
