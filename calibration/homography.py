@@ -15,22 +15,29 @@ class MatNotFound(ValueError):
     """The frame does not show enough of the calibration mat."""
 
 
-def detector() -> cv2.aruco.ArucoDetector:
+def detector(threshold_constant: float = 7.0) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.adaptiveThreshConstant = 3       # finds small markers in dim, soft frames
+    params.adaptiveThreshConstant = threshold_constant
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
-_DETECTOR = detector()
+# the default, then a lower threshold that finds small markers in dim, soft frames
+_DETECTORS = (detector(7.0), detector(3.0))
 
 
-def find_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
-    """Marker id -> its 4 image corners (4, 2), as OpenCV orders them."""
-    corners, ids, _ = _DETECTOR.detectMarkers(gray)
-    if ids is None:
-        return {}
-    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)}
+def find_markers(gray: np.ndarray, wanted: int = 4) -> dict[int, np.ndarray]:
+    """Marker id -> its 4 image corners (4, 2), as OpenCV orders them; a second pass runs when
+    fewer than `wanted` markers were found."""
+    found: dict[int, np.ndarray] = {}
+    for det in _DETECTORS:
+        corners, ids, _ = det.detectMarkers(gray)
+        if ids is not None:
+            for i, c in zip(ids.ravel(), corners):
+                found.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
+        if len(found) >= wanted:
+            break
+    return found
 
 
 def undistort_points(points: np.ndarray, K: np.ndarray | None, dist: np.ndarray | None) -> np.ndarray:
