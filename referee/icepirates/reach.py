@@ -15,7 +15,7 @@ import shapely
 
 from referee.icepirates.objects import Ship, Table
 from referee.icepirates.rules import STEPS, IcePiratesOptions
-from referee.icepirates.steps import leaves_area, max_turn, triangles, units
+from referee.icepirates.steps import leaves_area, size_arrays, triangles, units
 
 PIXEL = 1.0          # mm per raster cell
 SIMPLIFY = 0.7       # pixels: outline simplification (Douglas-Peucker)
@@ -78,9 +78,7 @@ class Fleet:
         dims = self.dims = table.dims
         self.table, self.opts = table, opts
         self.sizes = np.array([s.size for s in ships])
-        self.length = np.array([dims.looney_lying_length[s] for s in self.sizes])
-        self.half = np.array([dims.looney_base[s] / 2 for s in self.sizes])
-        self.limit = np.array([max_turn(s, dims, opts.angle_margin) for s in self.sizes])
+        self.length, self.half, self.limit = size_arrays(self.sizes, dims, opts.angle_margin)
         self.steps = np.array([STEPS[s] for s in self.sizes])
         self.radius = self.steps * self.length + self.half + 2 * opts.margin
         self.near = near_pairs(table, ships, self.radius + self.half)

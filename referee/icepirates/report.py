@@ -12,10 +12,10 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import OVERLAP_AREA
 from referee.icepirates.cannons import in_range
 from referee.icepirates.docking import docked_with
-from referee.icepirates.reach import reach_all
 from referee.icepirates.objects import Table, build_table
+from referee.icepirates.reach import reach_all
 from referee.icepirates.rules import IcePiratesOptions
-from referee.icepirates.steps import blocked, max_turn, triangles, units
+from referee.icepirates.steps import blocked, size_arrays, triangles, units
 from referee.icepirates.treasure import home_scores, winners
 from referee.options import make
 from referee.report import Report, Warning
@@ -74,8 +74,7 @@ def can_move(table: Table, opts: IcePiratesOptions) -> dict[str, bool]:
     if not ships:
         return {}
     sizes = np.array([s.size for s in ships])
-    limit = np.array([max_turn(s, table.dims, opts.angle_margin) for s in sizes])
-    length = np.array([table.dims.looney_lying_length[s] for s in sizes])
+    length, _, limit = size_arrays(sizes, table.dims, opts.angle_margin)
     heads = np.array([s.heading for s in ships])[:, None] + limit[:, None] * np.linspace(-1, 1, MOVE_PROBES)
     tips = np.array([s.tip for s in ships])[:, None, :] + length[:, None, None] * units(heads)
     corners = triangles(tips.reshape(-1, 2), heads.reshape(-1), np.repeat(sizes, MOVE_PROBES), table.dims)

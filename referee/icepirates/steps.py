@@ -20,6 +20,15 @@ def max_turn(size: int, dims: Dimensions, angle_margin: float = 0.0) -> float:
     return 90.0 - math.degrees(dims.lying_half_angle(size)) - angle_margin
 
 
+def size_arrays(sizes, dims: Dimensions, angle_margin: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per ship of `sizes`: lying length, half base and largest legal turn (with the margin)."""
+    sizes = np.asarray(sizes)
+    length = np.array([dims.looney_lying_length[s] for s in (1, 2, 3)])[sizes - 1]
+    half = np.array([dims.looney_base[s] / 2 for s in (1, 2, 3)])[sizes - 1]
+    limit = np.array([max_turn(s, dims, angle_margin) for s in (1, 2, 3)])[sizes - 1]
+    return length, half, limit
+
+
 def units(headings) -> np.ndarray:
     """Unit vectors (N, 2) of headings in degrees."""
     rad = np.radians(np.asarray(headings, dtype=float))
@@ -33,12 +42,11 @@ def triangles(tips, headings, size, dims: Dimensions) -> np.ndarray:
     tips = np.asarray(tips, dtype=float).reshape(-1, 2)
     u = units(np.asarray(headings, dtype=float).reshape(-1))
     if np.ndim(size):
-        width = np.array([dims.looney_base[s] for s in (1, 2, 3)])[np.asarray(size) - 1]
-        length = np.array([dims.looney_lying_length[s] for s in (1, 2, 3)])[np.asarray(size) - 1]
-        width, length = width[:, None], length[:, None]
+        length, half, _ = size_arrays(size, dims, 0.0)
+        length, half = length[:, None], half[:, None]
     else:
-        width, length = dims.looney_base[size], dims.looney_lying_length[size]
-    side = np.stack([-u[:, 1], u[:, 0]], axis=-1) * width / 2
+        length, half = dims.looney_lying_length[size], dims.looney_base[size] / 2
+    side = np.stack([-u[:, 1], u[:, 0]], axis=-1) * half
     base = tips - u * length
     return np.stack([tips, base + side, base - side], axis=1)
 
