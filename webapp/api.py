@@ -98,22 +98,24 @@ def join(code: str):
     return response, 201
 
 
-@bp.get("/t/<code>/state")
-def state(code: str):
+def table_now(code: str):
+    """(table, connection, requesting player or None), after firing any due Icehouse timer."""
     table = table_or_404(code)
     db = get_db()
     app_games().fire_due_timers(db)
-    me = current_player(db, table)
+    return table, db, current_player(db, table)
+
+
+@bp.get("/t/<code>/state")
+def state(code: str):
+    table, db, me = table_now(code)
     return jsonify(snapshot(db, app_games(), table, me, is_host(db, table, me)))
 
 
 @bp.post("/t/<code>/act")
 def act(code: str):
     """A player's action, as one of the closed choices the match offers him now."""
-    table = table_or_404(code)
-    db = get_db()
-    app_games().fire_due_timers(db)
-    me = current_player(db, table)
+    table, db, me = table_now(code)
     if me is None:
         abort(403, "join the table first")
     action = json_body()

@@ -27,7 +27,8 @@ class BackgroundServer:
         self.thread.start()
 
     def stop(self) -> None:
-        """Close the listening socket and every open connection (streams end), then the pool."""
-        wasyncore.close_all(self.server._map)
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
+        """Close the listening socket and every open connection (streams end), then the pool.
+        The closing runs on the server's own loop thread, woken by its trigger."""
+        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
         self.thread.join(timeout=5)
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)

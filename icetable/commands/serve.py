@@ -34,14 +34,10 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def run(args) -> int:
-    if not 0 <= args.port <= 65535:
-        raise UserError(f"--port {args.port}: must be between 0 and 65535")
-    if args.threads < 4:
-        raise UserError(f"--threads {args.threads}: at least 4")
-    from webapp import create_app, start_clock
-    from webapp.pages import qr_text
-    from webapp.serving import make_server
+def open_app(args):
+    """(app, public base URL) from the options --data-dir, --host, --port and --public-url;
+    the data directory is created if needed (UserError naming it otherwise)."""
+    from webapp import create_app
 
     data = Path(args.data_dir)
     try:
@@ -49,17 +45,29 @@ def run(args) -> int:
     except OSError as exc:
         raise UserError(f"--data-dir {data}: {exc.strerror}") from None
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    public = args.public_url or f"http://{host}:{args.port}"
-    app = create_app({"DATA_DIR": str(data.resolve()), "PUBLIC_URL": public})
+    public = (args.public_url or f"http://{host}:{args.port}").rstrip("/")
+    return create_app({"DATA_DIR": str(data.resolve()), "PUBLIC_URL": public}), public
+
+
+def run(args) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port}: must be between 0 and 65535")
+    if args.threads < 4:
+        raise UserError(f"--threads {args.threads}: at least 4")
+    from webapp import start_clock
+    from webapp.pages import qr_text
+    from webapp.serving import make_server
+
+    app, public = open_app(args)
     try:
         server = make_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
-    url = f"{public.rstrip('/')}/"
+    url = f"{public}/"
     if args.game:
         url = open_table(app, args.game, public)
     print(f"icetable: join at {url}\n{qr_text(url)}", flush=True)
-    print(f"store: {data.resolve()}  (Ctrl-C stops the server)", file=sys.stderr, flush=True)
+    print(f"store: {app.config['DATA_DIR']}  (Ctrl-C stops the server)", file=sys.stderr, flush=True)
     stop = start_clock(app)
     try:
         server.run()
@@ -79,5 +87,5 @@ def open_table(app, game: str, public: str) -> str:
             table, _ = store.create_table(conn, game, {}, with_host=False)
     finally:
         conn.close()
-    print(f"table page: {public.rstrip('/')}/t/{table['code']}/table", file=sys.stderr)
-    return f"{public.rstrip('/')}/t/{table['code']}"
+    print(f"table page: {public}/t/{table['code']}/table", file=sys.stderr)
+    return f"{public}/t/{table['code']}"
