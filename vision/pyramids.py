@@ -15,7 +15,7 @@ import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
 from calibration.colors import ColorProfile
-from vision.segment import Segmentation
+from vision.segment import Segmentation, level_of
 from vision.solids import lying_pyramid, shadow_on_table, standing_pyramid
 from vision.topview import TopView
 
@@ -24,6 +24,7 @@ MARGIN = 14                # px around a blob's box for silhouettes that overhan
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
+HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
 RIDGE = 0.04               # log brightness above the 7 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.42         # ridge share + table-level share above which a pale blob is clear
@@ -156,15 +157,13 @@ class PyramidClassifier:
         pts = np.stack([tx, ty], axis=1)
         blob_area = len(pts) * view.mm_per_px ** 2
         _, blob_c, blob_axis = _moments_of_points(pts)
-        candidates = []
-        for size in (1, 2, 3):
-            candidates.append(("standing", size, fitter.fit("standing", size, blob_c, blob_axis, 0.0)))
-            for start in (blob_axis, blob_axis + 180):
-                candidates.append(("lying", size, fitter.fit("lying", size, blob_c, blob_axis, start)))
         scored = []
-        for pose, size, params in candidates:
-            area = _moments(fitter.silhouette(pose, size, *params))[0]
-            if 0.5 < area / blob_area < 2.0:
+        for pose, size in HYPOTHESES:
+            rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
+            if not 0.5 < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < 2.0:
+                continue
+            for start in ((0.0,) if pose == "standing" else (blob_axis, blob_axis + 180)):
+                params = fitter.fit(pose, size, blob_c, blob_axis, start)
                 scored.append((self._iou(fitter, part, box, pose, size, params)[0], pose, size, params))
         if not scored:
             return None
@@ -198,7 +197,7 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
     """White or clear for a pale blob (pixel by pixel the two overlap). Clear plastic shows the
     table through its faces and light along its edges: many thin bright ridges and table-level
     pixels inside its outline; white plastic shows smooth, evenly bright faces."""
-    level = features.mean(axis=2)
+    level = level_of(features)
     ridge = (level - cv2.blur(level, (7, 7))) > RIDGE
     inside = part > 0
     score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())

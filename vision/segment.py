@@ -48,17 +48,22 @@ def log_ratio(image: np.ndarray, table: np.ndarray) -> np.ndarray:
     return cv2.log(image.astype(np.float32) + 2.0) - cv2.log(table + 2.0)
 
 
+def level_of(features: np.ndarray) -> np.ndarray:
+    """Mean log ratio over the channels: how much brighter than the table (0 = as bright)."""
+    return cv2.transform(features, np.full((1, 3), 1 / 3, np.float32))
+
+
 def foreground_mask(features: np.ndarray) -> np.ndarray:
-    level = features.mean(axis=2)
-    chroma = np.abs(features - level[..., None]).max(axis=2)
-    mask = (chroma > CHROMA) | (level < DARKER) | (level > BRIGHTER)
-    mask = mask.astype(np.uint8) * 255
+    """Pixels that are not the table (nor a shadow on it), holes filled. uint8 0/255."""
+    level = level_of(features)
+    chroma = cv2.max(cv2.max(cv2.absdiff(features[..., 0], level), cv2.absdiff(features[..., 1], level)),
+                     cv2.absdiff(features[..., 2], level))
+    bright = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT)
+    mask = cv2.compare(chroma, CHROMA, cv2.CMP_GT) | cv2.compare(level, float(DARKER), cv2.CMP_LT) | bright
     # pale pieces (white, clear): faces turned from the light are barely brighter than the
     # table; take them where they are close to a clearly bright part
-    bright = ((level > BRIGHTER) * 255).astype(np.uint8)
     near = cv2.dilate(bright, np.ones((PALE_REACH, PALE_REACH), np.uint8))
-    faint = cv2.blur(level, (3, 3)) > FAINT
-    mask |= ((near > 0) & faint).astype(np.uint8) * 255
+    mask |= near & cv2.compare(cv2.blur(level, (3, 3)), float(FAINT), cv2.CMP_GT)
     kernel = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
     return fill_holes(mask)
