@@ -195,6 +195,33 @@ def test_restart_keeps_ballots_already_cast(table, tmp_path):
     assert c.state()["game"]["view"]["this_round"]["number"]["ballots"] == {"suns": 5, "moons": 5, "crowns": 5}
 
 
+def test_record_of_a_finished_game_replays(table, tmp_path):
+    from referee.record import replay
+    app, host, code, phones = table
+    phones[0].act({"type": "vote_number", "value": 3})
+    assert phones[0].client.get(f"/t/{code}/record.jsonl").status_code == 409    # a ballot is sealed
+    host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 2})
+    assert host.post(f"/t/{code}/host/end", json={}).status_code == 200
+    response = phones[1].client.get(f"/t/{code}/record.jsonl")
+    assert response.status_code == 200 and response.mimetype == "application/jsonl"
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(response.data)
+    result = replay(path)
+    assert result.ok and result.verdicts[-1][0].action == {"player": "suns", "type": "vote_number", "value": 3}
+    assert result.match.view("suns")["vote"]["mine"] == 3
+
+
+def test_no_ballot_reaches_the_logs(table, caplog):
+    import logging
+    _, _, code, (a, b, _) = table
+    with caplog.at_level(logging.DEBUG):
+        a.act({"type": "vote_number", "value": 4})
+        a.act({"type": "vote_number", "value": 5})
+        b.act({"type": "vote_number", "value": 9})
+        b.client.get(f"/t/{code}/state")
+    assert not [r for r in caplog.records if "value" in r.getMessage() or "vote" in r.getMessage()]
+
+
 def test_game_start_needs_the_host_and_a_legal_player_count(tmp_path):
     app = make_app(tmp_path)
     host, code = new_table(app, "icefloe")

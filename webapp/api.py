@@ -169,12 +169,19 @@ def roll_die(code: str):
     return jsonify(face=face)
 
 
-def sheet(table, number: int | None):
-    """(game row, score-sheet rows, totals) of game `number` (default: the latest)."""
-    db = get_db()
+def game_asked(table):
+    """The game named by `?game=N` (default: the latest), or 404."""
+    db, number = get_db(), request.args.get("game", type=int)
     game = store.game_by_number(db, table["id"], number) if number else store.current_game(db, table["id"])
     if game is None:
         abort(404, "no such game at this table")
+    return game
+
+
+def sheet(table):
+    """(game row, score-sheet rows, totals) of the game asked for."""
+    db = get_db()
+    game = game_asked(table)
     totals = app_games().session(db, game, table).scores()
     return game, store.ledger(db, game["id"]), totals
 
@@ -182,7 +189,7 @@ def sheet(table, number: int | None):
 @bp.get("/t/<code>/export.json")
 def export_json(code: str):
     table = table_or_404(code)
-    game, rows, totals = sheet(table, request.args.get("game", type=int))
+    game, rows, totals = sheet(table)
     response = jsonify(table=table["code"], game=table["game"], number=game["number"],
                        status=game["status"], players=json.loads(game["players"]),
                        rows=rows, totals=totals)
@@ -190,10 +197,31 @@ def export_json(code: str):
     return response
 
 
+@bp.get("/t/<code>/record.jsonl")
+def export_record(code: str):
+    """The game record (docs/records.md) of a finished game, for `icetable replay`. Only once the
+    game is over: before, it would hold ballots still sealed."""
+    from referee.record import make_header, step_line
+    table = table_or_404(code)
+    game = game_asked(table)
+    if game["status"] != "over":
+        abort(409, "the record is available once the game is over")
+    if table["game"] == "icehouse":
+        abort(409, "an Icehouse record comes from the camera loop, not from the phones")
+    header = make_header(table["game"], json.loads(game["players"]), game["seed"],
+                         game_rules.table_rules(table))
+    actions = [a for a in store.live_actions(get_db(), game["id"]) if a["type"] != "host_score"]
+    lines = [json.dumps(header)] + [step_line(i, a) for i, a in enumerate(actions, start=1)]
+    response = make_response("\n".join(lines) + "\n")
+    response.mimetype = "application/jsonl"
+    response.headers["Content-Disposition"] = f"attachment; filename={table['code']}-{game['number']}.jsonl"
+    return response
+
+
 @bp.get("/t/<code>/export.csv")
 def export_csv(code: str):
     table = table_or_404(code)
-    game, rows, totals = sheet(table, request.args.get("game", type=int))
+    game, rows, totals = sheet(table)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "player", "points", "source", "reason"])
