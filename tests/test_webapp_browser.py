@@ -103,6 +103,16 @@ def test_two_phones_join_by_qr_and_vote_to_the_reveal(tmp_path, browser):
             page.wait_for_selector(".vote table.scores")
             rows = [r.inner_text().split() for r in page.locator(".vote table.scores tr").all()]
             assert rows == [["suns", "4"], ["moons", "2"], ["crowns", "4"]]
+
+        port = server.port                       # the server restarts: pages reconnect and resync
+        server.stop()
+        ann.wait_for_selector("#conn:text('reconnecting…')")
+        server = BackgroundServer(make_app(tmp_path), port=port)
+        face = third.request("POST", f"/t/{code}/dice", {})[1]["face"]
+        for page in (ann, bob, table):
+            page.wait_for_selector(f"#die:text('Cy rolled {face}')", timeout=10000)
+            assert page.locator("#conn").inner_text() == "live"
+        assert "Your secret ballot" not in ann.content()          # the vote stays revealed
         if os.environ.get("ICETABLE_SCREENSHOTS"):
             bob.screenshot(path=os.environ["ICETABLE_SCREENSHOTS"] + "/phone.png", full_page=True)
             table.screenshot(path=os.environ["ICETABLE_SCREENSHOTS"] + "/table.png", full_page=True)

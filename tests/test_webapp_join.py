@@ -138,3 +138,27 @@ def test_pages_carry_no_game_state(app):
         page = app.test_client().get(path).data
         assert b"P0sun" not in page and b"P1moo" not in page
     assert "default-src 'self'" in app.test_client().get(f"/t/{code}").headers["Content-Security-Policy"]
+
+
+def read_stream(response, until: str, limit: int = 50) -> str:
+    """Chunks of an open event stream until `until` appears in them."""
+    text = ""
+    for _, chunk in zip(range(limit), response.response):
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if until in text:
+            return text
+    raise AssertionError(f"{until!r} never came")
+
+
+def test_idle_stream_gets_heartbeats_and_a_removed_phone_is_told(tmp_path):
+    app = make_app(tmp_path, SSE_HEARTBEAT=0.2, SSE_POLL=0.05)
+    host, code = new_table(app, "icefloe")
+    (phone,) = seat(app, code, ["suns"])
+    response = phone.client.get(f"/t/{code}/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    opening = read_stream(response, "event: state")
+    assert opening.startswith("retry: 2000") and '"side":"suns"' in opening
+    assert ": ping" in read_stream(response, ": ping")
+    host.post(f"/t/{code}/host/remove", json={"player": phone.state()["me"]["id"]})
+    assert "no longer seated" in read_stream(response, "event: removed")
+    response.close()
