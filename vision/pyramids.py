@@ -22,6 +22,8 @@ from vision.topview import TopView
 SUB = 3                    # fixed-point bits when rasterising silhouettes
 MARGIN = 14                # px around a blob's box for silhouettes that overhang it
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
+SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
+SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
@@ -116,7 +118,7 @@ class PyramidClassifier:
             pale = [colour_names.index(c) for c in PALE if c in colour_names]
             if len(pale) == 2:
                 colours = np.where(colours == pale[1], pale[0], colours)
-            for part, colour, share in _colour_parts(blob, colours, len(colour_names), MIN_AREA / s2):
+            for part, colour, share in _colour_parts(blob, colours, len(colour_names), SPLIT_AREA / s2):
                 name = colour_names[colour]
                 if name in PALE and len(pale) == 2:
                     name = _pale_colour(seg.features[y0:y1, x0:x1], part)
@@ -126,23 +128,34 @@ class PyramidClassifier:
         return out
 
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float) -> list[Found]:
-        """Fit pieces to a one-colour blob until what is left is too small to be a piece."""
+        """Pieces of one colour explaining a blob (touching pieces included)."""
         found = []
-        left = blob.copy()
-        min_px = MIN_AREA / fitter.view.mm_per_px ** 2
-        for _ in range(MAX_PIECES_PER_BLOB):
-            if np.count_nonzero(left) < min_px:
-                break
-            best = self._best(fitter, left, box)
-            if best is None:
-                break
-            fields, mask, iou = best
+        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB):
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
             found.append(Found(fields, mask, box, iou))
-            left = cv2.morphologyEx(left & (1 - cv2.dilate(mask, np.ones((5, 5), np.uint8))),
-                                    cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return found
+
+    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int) -> list:
+        """Fit the best piece; if it explains the blob poorly, try the blob as two pieces (split
+        in two by k-means on pixel positions); then fit what is left, up to `budget` pieces."""
+        min_px = MIN_AREA / fitter.view.mm_per_px ** 2
+        if budget < 1 or np.count_nonzero(blob) < min_px:
+            return []
+        best = self._best(fitter, blob, box)
+        if best is None:
+            return []
+        if best[2] < SPLIT_IOU and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
+            halves = _halves(blob)
+            fits = [self._best(fitter, half, box) for half in halves]
+            if all(fits) and min(f[2] for f in fits) > best[2]:
+                out = []
+                for half in halves:
+                    out += self._pieces(fitter, half, box, budget - 1 - len(out))
+                return out
+        left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
+                                cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        return [best] + self._pieces(fitter, left, box, budget - 1)
 
     def _best(self, fitter: PyramidFitter, blob: np.ndarray, box):
         """The best hypothesis for the biggest component of `blob`, or None."""
@@ -199,9 +212,26 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
     pixels inside its outline; white plastic shows smooth, evenly bright faces."""
     level = level_of(features)
     ridge = (level - cv2.blur(level, (7, 7))) > RIDGE
-    inside = part > 0
+    inside = cv2.erode(part, np.ones((5, 5), np.uint8)) > 0    # away from the outline
+    if inside.sum() < 10:
+        inside = part > 0
     score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())
     return "clear" if score > CLEAR_SCORE else "white"
+
+
+def _halves(blob: np.ndarray) -> list[np.ndarray]:
+    """The blob cut in two by k-means on its pixel positions."""
+    rows, cols = np.nonzero(blob)
+    pts = np.stack([cols, rows], axis=1).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(pts, 2, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    halves = []
+    for k in (0, 1):
+        half = np.zeros_like(blob)
+        sel = labels.ravel() == k
+        half[rows[sel], cols[sel]] = 1
+        halves.append(half)
+    return halves
 
 
 def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
