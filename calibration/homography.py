@@ -8,6 +8,7 @@ import numpy as np
 
 from calibration.layout import ARUCO_DICT, Layout
 
+HALVE_ABOVE = 1400     # px: wider frames are searched for markers at half size
 MIN_MARKERS = 2      # two markers give 8 corners: enough for a homography, checked by RMS
 
 
@@ -28,15 +29,24 @@ _DETECTORS = (detector(7.0), detector(3.0))
 
 def find_markers(gray: np.ndarray, wanted: int = 4) -> dict[int, np.ndarray]:
     """Marker id -> its 4 image corners (4, 2), as OpenCV orders them; a second pass runs when
-    fewer than `wanted` markers were found."""
+    fewer than `wanted` markers were found. Large frames are searched at half size and the
+    corners refined on the full frame."""
+    half = gray.shape[1] > HALVE_ABOVE
+    search = cv2.pyrDown(gray) if half else gray
     found: dict[int, np.ndarray] = {}
     for det in _DETECTORS:
-        corners, ids, _ = det.detectMarkers(gray)
+        corners, ids, _ = det.detectMarkers(search)
         if ids is not None:
             for i, c in zip(ids.ravel(), corners):
                 found.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
         if len(found) >= wanted:
             break
+    if half and found:
+        ids = list(found)
+        pts = (np.concatenate([found[i] for i in ids]) * 2 + 0.5).astype(np.float32)
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+        pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (5, 5), (-1, -1), criteria).reshape(-1, 2)
+        found = {i: pts[4 * k:4 * k + 4].astype(np.float64) for k, i in enumerate(ids)}
     return found
 
 

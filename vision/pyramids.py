@@ -16,7 +16,7 @@ import numpy as np
 from referee.dimensions import DEFAULT, Dimensions
 from calibration.colors import ColorProfile
 from vision.segment import Segmentation, level_of
-from vision.solids import lying_pyramid, shadow_on_table, standing_pyramid
+from vision.solids import lying_pyramid, standing_pyramid
 from vision.topview import TopView
 
 SUB = 3                    # fixed-point bits when rasterising silhouettes
@@ -60,14 +60,23 @@ class PyramidFitter:
 
     def __init__(self, view: TopView, dims: Dimensions = DEFAULT):
         self.view, self.dims = view, dims
+        self.local = {}   # (pose, size) -> vertices at the origin, angle 0
+        for size in (1, 2, 3):
+            base, height = dims.looney_base[size], dims.looney_height[size]
+            self.local["standing", size] = standing_pyramid(0.0, 0.0, base, height).vertices
+            self.local["lying", size] = lying_pyramid(0.0, 0.0, 0.0, base, height).vertices
 
     def silhouette(self, pose: str, size: int, a: float, b: float, angle: float) -> np.ndarray:
         """The table-plane outline (mm) of a pyramid seen from the camera: standing at base
-        centre (a, b) with yaw `angle`, or lying with its tip at (a, b) pointing along `angle`."""
-        base, height = self.dims.looney_base[size], self.dims.looney_height[size]
-        solid = (standing_pyramid(a, b, base, height, angle) if pose == "standing"
-                 else lying_pyramid(a, b, angle, base, height))
-        pts = shadow_on_table(solid.vertices, self.view.camera, point_light=True)
+        centre (a, b) with yaw `angle`, or lying with its tip at (a, b) pointing along `angle`.
+        Each vertex is projected from the camera centre onto the table."""
+        v = self.local[pose, size]
+        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        x = a + v[:, 0] * c - v[:, 1] * s
+        y = b + v[:, 0] * s + v[:, 1] * c
+        cx, cy, cz = self.view.camera
+        t = v[:, 2] / (cz - v[:, 2])
+        pts = np.stack([x + t * (x - cx), y + t * (y - cy)], axis=1)
         return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
 
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
