@@ -14,6 +14,7 @@ with synthetic frames.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -23,6 +24,9 @@ import numpy as np
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece, Scene
+from vision.tracking import identity
+
+SAME_PLACE = 6.0     # mm: a piece read this close to a kept piece of its kind is that piece
 
 
 @dataclass(frozen=True)
@@ -31,11 +35,12 @@ class SettleConfig:
 
     view_mm: float = 3.0            # mm per pixel of the coarse top view
     margin_mm: float = 15.0         # table around the play area that is watched too
-    still_seconds: float = 0.15     # how long a pixel must stay unchanged to count as still
+    still_seconds: float = 0.067    # how long a pixel must stay unchanged to count as still
     patience_seconds: float = 0.6   # how long a reading waits for a hand to leave a change
     change_level: float = 18.0      # grey-level difference that counts as a change
-    hand_reach_mm: float = 18.0     # a piece this close to motion or a hand is not read
-    near_mm: float = 60.0           # a change this close to a hand-covered change waits for it
+    hand_reach_mm: float = 12.0     # a piece this close to motion or a hand is not read
+    near_mm: float = 40.0           # a change this close to a hand-covered change waits for it
+    moved_mm: float = 80.0          # a piece read this close to a covered twin may be that twin moved
     hand_area_mm2: float = 5500.0   # a changed blob larger than this is an arm, not a piece
     edge_area_mm2: float = 1800.0   # ... or larger than this and touching the view's edge
     min_change_mm2: float = 40.0    # smaller changes are noise
@@ -87,18 +92,13 @@ class Settler:
         return (np.asarray(xy, np.float64) - self.origin) / self.cfg.view_mm - 0.5
 
     def _view(self, frame: np.ndarray) -> np.ndarray:
-        """The coarse top view (float32) of the play area in `frame`."""
-        shrink = max(1, int(frame.shape[1] // 480))
-        small = cv2.resize(frame, (frame.shape[1] // shrink, frame.shape[0] // shrink),
-                           interpolation=cv2.INTER_AREA) if shrink > 1 else frame
+        """The coarse top view (BGR uint8, lightly blurred) of the play area in `frame`, sampled
+        straight from the frame (only the view's pixels are computed)."""
         s = self.cfg.view_mm
         T = np.array([[s, 0, self.origin[0] + s / 2], [0, s, self.origin[1] + s / 2], [0, 0, 1]])
-        D = np.diag([1 / shrink, 1 / shrink, 1.0])
-        M = D @ self.H @ T
-        M[:2, 2] += 0.5 / shrink - 0.5
-        view = cv2.warpPerspective(small, M, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        view = cv2.warpPerspective(frame, self.H @ T, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)
-        return cv2.GaussianBlur(view.astype(np.float32), (3, 3), 0)
+        return cv2.GaussianBlur(view, (3, 3), 0)
 
     def _relocate(self, frame: np.ndarray) -> bool:
         try:
@@ -145,7 +145,11 @@ class Settler:
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels whose colour differs by more than the change level in some channel."""
-        return (np.abs(a - b).max(axis=2) if a.ndim == 3 else np.abs(a - b)) > self.cfg.change_level
+        d = cv2.absdiff(a, b)
+        if d.ndim == 3:
+            c = cv2.split(d)
+            d = cv2.max(cv2.max(c[0], c[1]), c[2])
+        return d > self.cfg.change_level
 
     def _follow(self, frame: np.ndarray) -> bool:
         """Find the mat again; True when it has moved (by more than a pixel at a corner)."""
@@ -226,15 +230,39 @@ class Settler:
             return False
         self.reads += 1
         self.force = False
-        kept = [p for p in (self.scene.pieces if self.scene else ()) if self._touches(p, hands)]
-        fresh = [p for p in seen.pieces if not self._touches(p, hands) and not p.extra.get("uncertain")]
-        unsure = [p for p in seen.pieces if p.extra.get("uncertain") and not self._touches(p, hands)]
-        kept += [p for p in (self.scene.pieces if self.scene else ())
-                 if p not in kept and any(self._near(p, u) for u in unsure)]
+        old = self.scene.pieces if self.scene else ()
+        doubtful = [p for p in seen.pieces if p.extra.get("uncertain") or self._touches(p, hands)]
+        unread = hands.copy()
+        for p in doubtful:           # looked at again once the hand has gone
+            self._paint(p, unread)
+        kept = [p for p in old if self._touches(p, unread)]
+        fresh = []
+        for p in seen.pieces:
+            if p in doubtful:
+                continue
+            twins = [math.dist((p.x, p.y), (k.x, k.y)) for k in kept if identity(k) == identity(p)]
+            if any(d < SAME_PLACE for d in twins):
+                continue                     # the kept piece itself
+            if any(d < self.cfg.moved_mm for d in twins):
+                self._paint(p, unread)       # a piece moved while its old place is still covered:
+                continue                     # read both ends of the move together
+            fresh.append(p)
+        for p in kept:                       # a kept piece is looked at again once it is clear
+            self._paint(p, unread)
+        if kept:
+            self.retry_at = self.frames + self.still_frames
         self.scene = replace(seen, pieces=tuple(_unique_ids(kept + fresh)))
-        self.ref = np.where(hands[..., None], self.ref, view)
-        self.pending &= hands
+        self.ref = np.where(unread[..., None], self.ref, view)
+        self.pending &= unread
         return True
+
+    def _paint(self, piece: Piece, mask: np.ndarray) -> None:
+        """Mark a piece's footprint (and a reach around it) on a view mask."""
+        poly = footprint(piece, self.dims).buffer(self.cfg.hand_reach_mm / 2)
+        pts = np.rint(self.to_view(np.asarray(poly.exterior.coords))).astype(np.int32)
+        painted = mask.astype(np.uint8)
+        cv2.fillPoly(painted, [pts], 1)
+        mask |= painted > 0
 
     def _touches(self, piece: Piece, mask: np.ndarray) -> bool:
         """True when any point of the piece's footprint falls on `mask`."""
@@ -245,9 +273,6 @@ class Settler:
         cr[:, 0] = np.clip(cr[:, 0], 0, w - 1)
         cr[:, 1] = np.clip(cr[:, 1], 0, h - 1)
         return bool(mask[cr[:, 1], cr[:, 0]].any())
-
-    def _near(self, a: Piece, b: Piece) -> bool:
-        return footprint(a, self.dims).distance(footprint(b, self.dims)) < self.cfg.hand_reach_mm
 
 
 def _unique_ids(pieces: list[Piece]) -> list[Piece]:
