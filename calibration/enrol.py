@@ -25,14 +25,14 @@ from calibration.layout import cards_layout
 from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
 from referee.scene import Piece, Scene
 from vision.piecepack import profile as pp
-from vision.piecepack.detect import sample
+from vision.piecepack.detect import flatten, sample
 from vision.piecepack.shapes import Shape, outline, raster
 from vision.piecepack.view import PlaneView, on_plane, plane_view
 
 AREA = (400.0, 400.0)
 KINDS = ("faces", "backs", "pyramids")
 DICE_SHOWN = {"faces": (0, 1, 2, 3), "backs": (4, 5, 0, 1)}
-TILE_N, COIN_N, DIE_N = 48, 36, 22           # template sizes in pixels
+TILE_N, COIN_N, DIE_N = 96, 36, 22           # template sizes in pixels
 NEAR = 0.15                                  # log-ratio distance of a pixel to its stock
 INK = 0.35                                   # ... beyond which it is ink
 MAX_SAMPLES = 4000
@@ -131,7 +131,7 @@ def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> N
 def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
     n = TILE_N
     border = np.zeros((n, n), bool)
-    border[3:-3, 3:-3] = True
+    border[6:-6, 6:-6] = True
     yy, xx = np.mgrid[0:COIN_N, 0:COIN_N] - (COIN_N - 1) / 2
     disc = np.hypot(xx, yy) * pp.COIN_MM < dims.coin / 2 - 1.2
     for si, suit in enumerate(pp.SUITS):
@@ -142,7 +142,8 @@ def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimension
             samples.colour("stock", patch[border & (off < NEAR)])
             if kind == "faces":
                 samples.colour(suit, patch[border & (off > INK)])
-            samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"), patch - level)
+            samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"),
+                             flatten(patch, border & (off < NEAR)))
             coin_xy = on_plane(np.array([coin_at(si, rank)]), pv.centre, 3.175, pv.height)[0]
             patch = sample(pv.logratio, pv, coin_xy, 0.0, COIN_N, pp.COIN_MM)
             level = _stock_level(patch, disc)

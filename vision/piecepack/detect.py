@@ -28,15 +28,18 @@ from vision.piecepack.view import PlaneView, on_plane, plane_view, raise_point
 
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
 MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at least this
-GLYPH_HOLE_MM2 = 22.0      # holes this small in a suit-coloured area are printed on a piece
+GLYPH_HOLE_MM2 = 45.0      # holes this small in a suit-coloured area are printed on a piece
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_COIN_MM2 = 120.0
 TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
 COIN_TURNS = 36
+TILE_FINALISTS = 3         # faces compared again at full resolution, the tile moved by up to
+SHIFT = 2                  # this many pixels, when the coarse match is less sure than
+SURE = 0.5
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 RIVAL_IOU = 0.06           # a die and a pyramid this close in overlap are told apart by facets
-FACET_SPREAD = 0.10        # log brightness spread of a pyramid's four faces
+FACET_SPREAD = 0.2         # log brightness spread of a pyramid's four faces
 SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)
 STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
 
@@ -68,11 +71,13 @@ def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: flo
     k = step / s
     centre = pv.px(xy)[0]
     # patch pixel (u, v) -> view pixel centre + k * R (u - n/2 + 0.5, v - n/2 + 0.5)
+    if k > 1.5 and image.dtype != np.uint8:     # coarser than the view: average, do not skip
+        return cv2.resize(sample(image, pv, xy, angle, 2 * n, step / 2), (n, n), interpolation=cv2.INTER_AREA)
     A = np.array([[k * c, -k * si], [k * si, k * c]])
     off = centre - A @ np.array([n / 2 - 0.5, n / 2 - 0.5])
     M = np.hstack([A, off[:, None]])
-    return cv2.warpAffine(image, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, M, (n, n), flags=(cv2.INTER_NEAREST if image.dtype == np.uint8 else cv2.INTER_LINEAR)
+                          | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _solid(mask: np.ndarray, s: float) -> np.ndarray:
@@ -88,6 +93,22 @@ def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
     keep = np.zeros(n, np.uint8)
     keep[1:] = np.where(stats[1:, cv2.CC_STAT_AREA] >= min_px, 255, 0)
     return keep[labels]
+
+
+def flatten(patch: np.ndarray, stock: np.ndarray) -> np.ndarray:
+    """`patch` minus a plane (per channel) fitted to its `stock` pixels: the printed art
+    relative to the card it is printed on, with any light falloff across the piece removed."""
+    n, m = patch.shape[:2]
+    ys, xs = np.nonzero(stock)
+    if len(ys) < 30:
+        return patch - np.median(patch.reshape(-1, 3), axis=0)
+    step = max(1, len(ys) // 600)
+    ys, xs = ys[::step], xs[::step]
+    A = np.column_stack([np.ones(len(xs)), xs / m - 0.5, ys / n - 0.5])
+    coef, *_ = np.linalg.lstsq(A, patch[ys, xs], rcond=None)
+    gy, gx = np.mgrid[0:n, 0:m]
+    plane = coef[0] + (gx / m - 0.5)[..., None] * coef[1] + (gy / n - 0.5)[..., None] * coef[2]
+    return (patch - plane).astype(np.float32)
 
 
 @dataclass
@@ -127,7 +148,8 @@ class PiecepackDetector:
 
     def __init__(self, profile: pp.Profile, dims: Dimensions = DEFAULT):
         self.profile, self.dims = profile, dims
-        self._tiles = _turned(profile.tiles, (0, 1, 2, 3))
+        self._tiles = _turned({k: cv2.resize(t, (t.shape[1] // 2, t.shape[0] // 2), interpolation=cv2.INTER_AREA)
+                               for k, t in profile.tiles.items()}, (0, 1, 2, 3))
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
 
@@ -153,8 +175,10 @@ class PiecepackDetector:
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] * s * s < 0.4 * side * side:
                 continue
-            pts = cv2.findNonZero((labels == i).astype(np.uint8))
-            (cx, cy), (w, h), angle = cv2.minAreaRect(pts)
+            x0, y0, bw, bh = stats[i, :4]
+            crop = (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8)
+            contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            (cx, cy), (w, h), angle = cv2.minAreaRect(np.vstack(contours) + (x0, y0))
             cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
             a = math.radians(angle)
             u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
@@ -175,17 +199,20 @@ class PiecepackDetector:
         return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
 
     def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
+        """Match the tile's visible pixels: all faces coarsely (1 mm per pixel), then the best
+        few at full resolution, moved by up to a millimetre."""
         n = self.profile.tiles["back"].shape[0]
         angle = tile.pop("_angle")
         xy = (tile["x"], tile["y"])
-        patch = sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM)
         cls = sample(classes, pv, xy, angle, n, pp.TILE_MM)
-        hidden = sample(covered, pv, xy, angle, n, pp.TILE_MM)
         stock = cls == STOCK
-        level = np.median(patch[stock], axis=0) if np.count_nonzero(stock) > 20 else np.median(
-            patch.reshape(-1, 3), axis=0)
-        seen = (hidden == 0) & (cls != pp.UNKNOWN)
-        name, turn, conf, _ = _match(patch - level, seen, self._tiles)
+        seen = (sample(covered, pv, xy, angle, n, pp.TILE_MM) == 0) & (cls != pp.UNKNOWN)
+        big = sample(pv.logratio, pv, xy, angle, n + 2 * SHIFT, pp.TILE_MM)
+        big = flatten(big, np.pad(stock & seen, SHIFT))
+        half = cv2.resize(big[SHIFT:-SHIFT, SHIFT:-SHIFT], (n // 2, n // 2), interpolation=cv2.INTER_AREA)
+        seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
+        first = _match(half, seen_half, self._tiles)
+        name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
         tile["angle"] = round((angle + 90.0 * turn) % 360.0, 1)
         if name == "back":
             tile["face"] = "down"
@@ -195,6 +222,20 @@ class PiecepackDetector:
             tile.update(face="up", suit=suit, rank=int(rank))
         tile["confidence"] = conf
         tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
+
+    def _finalists(self, big: np.ndarray, seen: np.ndarray, first) -> tuple[str, int, float]:
+        """The best of the coarse match's finalists (each at its best quarter turn) at full
+        resolution, the tile moved by up to SHIFT pixels: (name, turn, confidence)."""
+        n = seen.shape[0]
+        finalists = first[4][:TILE_FINALISTS]
+        patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
+        turned = ([f"{name}@{turn}" for name, turn in finalists],
+                  np.array([np.rot90(self.profile.tiles[name], turn).reshape(-1) for name, turn in finalists]),
+                  None)
+        turned = (turned[0], turned[1], turned[1] ** 2)
+        label, _, conf = _match_many(patches, seen, turned)[:3]
+        name, turn = label.split("@")
+        return name, int(turn), conf
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, tiles) -> tuple[list[dict], np.ndarray]:
@@ -262,10 +303,10 @@ class PiecepackDetector:
         fit = fits[0]
         rival = next((f for f in fits[1:] if {f.shape.type, fit.shape.type} == {"die", "pp_pyramid"}
                       and f.iou > fit.iou - RIVAL_IOU), None)
-        if rival is not None:
+        if rival is not None:   # on a tile, a pyramid; off the board, a die unless clearly faceted
             pyramid, die = (fit, rival) if fit.shape.type == "pp_pyramid" else (rival, fit)
             suit = classes == SUIT_IDS[pp.SUITS.index(blob.label)]
-            fit = pyramid if self._faceted(pv, pyramid, z0, suit, level) else die
+            fit = pyramid if z0 > 0 or self._faceted(pv, pyramid, z0, suit, level) else die
         fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
         if fit.shape.type == "pp_pyramid":
             fields.update(size=fit.shape.size, pose="standing")
@@ -303,9 +344,9 @@ class PiecepackDetector:
         n = next(iter(self.profile.dice.values())).shape[0]
         top = on_plane(np.array([[fit.x, fit.y]]), pv.centre, z0 + self.dims.die, pv.height)[0]
         own = {name for name in self._dice[0] if name.startswith(suit + "-")}
-        name, _, conf, _ = _match_shifted(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM, np.ones((n, n), bool),
+        name, _, conf = _match_shifted(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM, np.ones((n, n), bool),
                                           self._dice, own or None, 3,
-                                          lambda p: p - np.median(p.reshape(-1, 3), axis=0))
+                                          lambda p: p - np.median(p.reshape(-1, 3), axis=0))[:3]
         return int(name.split("-")[1]), conf
 
     # --- coins -----------------------------------------------------------------------------------
@@ -341,7 +382,7 @@ class PiecepackDetector:
             patch.reshape(-1, 3), axis=0)
         yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
-        name, turn, conf, _ = _match(patch - level, inside, self._coins)
+        name, turn, conf = _match(patch - level, inside, self._coins)[:3]
         side, what = name.split("-")
         fields = {"type": "coin", "face": side, "angle": round(turn * 360.0 / COIN_TURNS, 1), "confidence": conf}
         if side == "suit":
@@ -382,42 +423,50 @@ def _turned(templates: dict, turns: tuple, fine: bool = False) -> tuple[list, np
     return names, stack, stack ** 2
 
 
-def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple[str, int, float, float]:
-    """(name, turn, confidence, error) of the template nearest `patch` (mean squared difference over
-    the `seen` pixels); confidence from the margin to the best other name. `allowed` limits
-    the names."""
+def _subset(turned, allowed):
     names, stack, squares = turned
+    if allowed is None:
+        return turned
+    turns = len(stack) // len(names)
+    keep = [i for i, name in enumerate(names) if name in allowed]
+    rows = (np.array(keep)[:, None] * turns + np.arange(turns)[None, :]).ravel()
+    return [names[i] for i in keep], stack[rows], squares[rows]
+
+
+def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
+    """The template nearest any of `patches` (S, n, n, 3) by 1 - cosine similarity over the
+    `seen` pixels (blind to the contrast of the print): (name, turn, confidence, error,
+    [(name, turn)] best first); confidence from the margin to the best other name."""
+    names, stack, squares = _subset(turned, allowed)
     turns = len(stack) // len(names)
     w = np.repeat(seen.reshape(-1, 1).astype(np.float32), 3, axis=1).reshape(-1)
-    total = max(1.0, float(w.sum()))
-    f = patch.reshape(-1).astype(np.float32)
-    err = (squares @ w - 2 * (stack @ (w * f)) + float(w @ (f * f))) / total
-    per_name = err.reshape(len(names), turns)
-    if allowed is not None:
-        per_name = np.where(np.array([n in allowed for n in names])[:, None], per_name, np.inf)
+    f = patches.reshape(len(patches), -1).astype(np.float32)
+    num = (f * w) @ stack.T
+    norms = np.sqrt(np.maximum(((f * f) @ w)[:, None] * (squares @ w)[None, :], 1e-12))
+    per_name = (1.0 - num / norms).min(axis=0).reshape(len(names), turns)
     best = per_name.min(axis=1)
     order = np.argsort(best)
     first = int(order[0])
-    second = best[order[1]] if len(order) > 1 and np.isfinite(best[order[1]]) else best[first] * 2 + 1e-3
+    second = best[order[1]] if len(order) > 1 else best[first] * 2 + 1e-3
     conf = float(np.clip((second - best[first]) / max(best[first], 1e-3), 0.0, 1.0))
-    return names[first], int(np.argmin(per_name[first])), round(conf, 2), float(best[first])
+    return (names[first], int(np.argmin(per_name[first])), round(conf, 2), float(best[first]),
+            [(names[i], int(np.argmin(per_name[i]))) for i in order])
+
+
+def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
+    """`_match_many` of one patch."""
+    return _match_many(patch[None], seen, turned, allowed)
 
 
 def _match_shifted(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float, seen, turned,
                    allowed=None, reach: int = 2, normalise=None):
-    """`_match` of the patch at `xy`, and of patches moved up to `reach` pixels each way (the
-    centre of a small piece is known to a millimetre or so): the best of them."""
+    """`_match_many` of the patch at `xy` moved by up to `reach` pixels each way (the centre of
+    a small piece is known to a millimetre or so)."""
     big = sample(image, pv, xy, angle, n + 2 * reach, step)
-    best = None
-    for dy in range(2 * reach + 1):
-        for dx in range(2 * reach + 1):
-            patch = big[dy:dy + n, dx:dx + n]
-            if normalise is not None:
-                patch = normalise(patch)
-            result = _match(patch, seen, turned, allowed)
-            if best is None or result[3] < best[3]:
-                best = result
-    return best
+    patches = [big[dy:dy + n, dx:dx + n] for dy in range(2 * reach + 1) for dx in range(2 * reach + 1)]
+    if normalise is not None:
+        patches = [normalise(p) for p in patches]
+    return _match_many(np.array(patches), seen, turned, allowed)
 
 
 AREA_MARGIN = 12.0

@@ -26,7 +26,7 @@ REJECT = 5.0                # Mahalanobis distance beyond which a pixel is of no
 LUT_LO, LUT_HI, LUT_BINS = -3.5, 1.5, 50
 TEMPLATE_SCALE = 40.0       # log-ratio units -> uint8 steps in the stored PNGs
 TEMPLATE_ZERO = 160
-TILE_MM, COIN_MM, DIE_MM = 1.0, 0.5, 0.5      # template resolution, mm per pixel
+TILE_MM, COIN_MM, DIE_MM = 0.5, 0.5, 0.5      # template resolution, mm per pixel
 DEFAULT_PROFILE = Path(__file__).with_name("default_profile.json")
 
 

@@ -7,6 +7,7 @@ is nearly rigid under small moves) and ranks shapes and sizes by overlap (IoU) w
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -44,11 +45,24 @@ class Shape:
 SHAPES = tuple(Shape("pp_pyramid", s) for s in PP_LETTERS) + (Shape("die"), Shape("pawn"))
 
 
+_LOCAL: dict = {}
+
+
+def _local(shape: Shape, dims: Dimensions) -> np.ndarray:
+    """The shape's vertices (N, 3) about its base centre, unturned, resting on the table."""
+    key = (shape, id(dims))
+    if key not in _LOCAL:
+        _LOCAL[key] = (dims, shape.solid(0.0, 0.0, 0.0, 0.0, dims).vertices.copy())
+    return _LOCAL[key][1]
+
+
 def outline(shape: Shape, x: float, y: float, yaw: float, z0: float, pv: PlaneView,
             dims: Dimensions = DEFAULT) -> np.ndarray:
     """The convex outline (N, 2), in mm on the view's plane, of a piece seen from the camera."""
-    verts = shape.solid(x, y, yaw, z0, dims).vertices
-    pts = on_plane(verts[:, :2], pv.centre, -verts[:, 2:3], pv.height)
+    local = _local(shape, dims)
+    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    xy = local[:, :2] @ np.array([[c, s], [-s, c]]) + (x, y)
+    pts = on_plane(xy, pv.centre, z0 - local[:, 2:3], pv.height)
     return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
 
 
