@@ -195,7 +195,7 @@ class Watched:
         if sig != self.last_sig:
             self.last_sig, self.same_since = sig, now
             return False
-        return now - (self.same_since or now) > FROZEN_AFTER
+        return now - self.same_since > FROZEN_AFTER
 
     def close(self) -> None:
         self.source.close()
