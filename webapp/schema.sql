@@ -66,11 +66,10 @@ CREATE TABLE IF NOT EXISTS scenes (
     posted      REAL NOT NULL
 );
 
--- Append-only event log; ids are the SSE event ids. audience: 'all' or a player id.
+-- Append-only event log, public to the table; ids are the SSE event ids.
 CREATE TABLE IF NOT EXISTS events (
     id          INTEGER PRIMARY KEY,
     table_id    INTEGER NOT NULL REFERENCES tables(id),
-    audience    TEXT NOT NULL DEFAULT 'all',
     kind        TEXT NOT NULL,
     payload     TEXT NOT NULL,
     created     REAL NOT NULL

@@ -55,5 +55,5 @@ def game_state(db, games, table, game, player) -> dict:
 
 
 def event_message(row) -> dict:
-    """An event as sent to a phone (its payload is public, or meant for this recipient)."""
+    """An event as sent to a phone (its payload is public)."""
     return {"id": row["id"], "kind": row["kind"], **json.loads(row["payload"])}

@@ -156,17 +156,17 @@ def latest_scene(db, table_id: int):
     return (json.loads(row["scene"]), json.loads(row["report"])) if row else (None, None)
 
 
-def add_event(db, table_id: int, kind: str, payload: dict, audience: str = "all") -> int:
-    cur = db.execute("INSERT INTO events (table_id, audience, kind, payload, created) "
-                     "VALUES (?,?,?,?,?)", (table_id, audience, kind, json.dumps(payload), time.time()))
+def add_event(db, table_id: int, kind: str, payload: dict) -> int:
+    """Append a public event of the table; its id is the SSE id."""
+    cur = db.execute("INSERT INTO events (table_id, kind, payload, created) VALUES (?,?,?,?)",
+                     (table_id, kind, json.dumps(payload), time.time()))
     return cur.lastrowid
 
 
-def events_after(db, table_id: int, after: int, audience: str, limit: int = 200) -> list:
-    """Events of the table with id > after, meant for everyone or for `audience`."""
+def events_after(db, table_id: int, after: int, limit: int = 200) -> list:
+    """Events of the table with id > after, oldest first."""
     return db.execute("SELECT id, kind, payload FROM events WHERE table_id = ? AND id > ? "
-                      "AND audience IN ('all', ?) ORDER BY id LIMIT ?",
-                      (table_id, after, audience, limit)).fetchall()
+                      "ORDER BY id LIMIT ?", (table_id, after, limit)).fetchall()
 
 
 def last_event_id(db, table_id: int) -> int:

@@ -74,14 +74,14 @@ class EventStream:
             db.close()
 
     def batch(self, db, force: bool = False):
-        """Missed events, then the recipient's snapshot if anything was sent (or `force`)."""
+        """Missed events (all public), then the recipient's own snapshot if any was sent (or
+        `force`)."""
         me = store.player_by_token(db, self.table["id"], self.token)
         if self.token and me is None and not force:
             self.player_gone = True
             yield sse({"reason": "you are no longer seated at this table"}, "removed")
             return
-        audience = str(me["id"]) if me is not None else "all"
-        rows = store.events_after(db, self.table["id"], self.after, audience)
+        rows = store.events_after(db, self.table["id"], self.after)
         for row in rows:
             self.after = row["id"]
             yield sse(event_message(row), row["kind"], row["id"])
