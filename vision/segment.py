@@ -19,6 +19,7 @@ DARKER = np.log(0.5)          # darker than a shadow
 BRIGHTER = np.log(1.10)       # brighter than the table can be
 FAINT = np.log(1.04)          # ... and this brighter within PALE_REACH px of such a pixel
 PALE_REACH = 9
+EDGE_LINE = 0.03              # log brightness over the 5 px local mean: an edge of clear plastic
 HAND_AREA = 3500.0            # mm^2: a foreground region this large that is not
 HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of its pixels) is a hand
 
@@ -65,8 +66,12 @@ def foreground_mask(features: np.ndarray) -> np.ndarray:
     near = cv2.dilate(bright, np.ones((PALE_REACH, PALE_REACH), np.uint8))
     mask |= near & cv2.compare(cv2.blur(level, (3, 3)), float(FAINT), cv2.CMP_GT)
     kernel = np.ones((3, 3), np.uint8)
-    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
-    return fill_holes(mask)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    # clear pieces: thin bright lines along their edges (kept out of the opening above)
+    lines = cv2.compare(cv2.subtract(level, cv2.blur(level, (5, 5))), EDGE_LINE, cv2.CMP_GT)
+    lines &= cv2.compare(level, float(FAINT), cv2.CMP_GT)
+    mask |= cv2.morphologyEx(lines, cv2.MORPH_CLOSE, kernel)
+    return fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel))
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
