@@ -1,7 +1,8 @@
 """How piecepack pieces look to the renderer: a solid, a material, and printed art per face.
 
-Each drawer takes `(piece, dims)` and returns a list of `Look`s, as the renderer's registry
-`vision.render.pieces.DRAWERS` expects. `Look.art(face)` returns `(texture, anchors)` for a
+Each drawer takes `(piece, dims)` and returns a list of `Look`s; importing this module adds
+them to the renderer's registry `vision.render.pieces.DRAWERS` (and `rest_on_tiles` to its
+`SCENE_HOOKS`). `Look.art(face)` returns `(texture, anchors)` for a
 face that carries printed art (texture: linear RGB albedo; anchors: the world corners (4, 3) of
 the texture, its top-left first) or None. A piece resting on a tile carries the tile's
 thickness in `extra["z0"]` (set by `rest_on_tiles`, the renderer's scene hook).
@@ -15,16 +16,16 @@ from referee.ppgrid import on_tile, scene_grid
 from vision.piecepack import art
 from vision.piecepack.solids import (COIN_THICKNESS, PAWN_HEIGHT, circle, face_anchors, pp_pyramid,
                                      prism, square, top_anchors)
-from vision.render.pieces import Look, Material
+from vision.render import pieces
 
-TILE_SIDE = Material((0.42, 0.30, 0.18), gloss=0.1)
-COIN_SIDE = Material((0.50, 0.34, 0.17), gloss=0.1)
+TILE_SIDE = pieces.Material((0.42, 0.30, 0.18), gloss=0.1)
+COIN_SIDE = pieces.Material((0.50, 0.34, 0.17), gloss=0.1)
 PAPER = 0.15      # gloss of printed card
 RESTING = ("pp_pyramid", "coin", "die", "pawn")
 
 
 def _suit(suit: str) -> Material:
-    return Material(art.SUIT_RGB[suit], gloss=PAPER)
+    return pieces.Material(art.SUIT_RGB[suit], gloss=PAPER)
 
 
 def _top_art(texture, anchors, top_face: int):
@@ -35,46 +36,44 @@ def _z0(piece) -> float:
     return float(piece.extra.get("z0", 0.0))
 
 
-def tile_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+def tile_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     side, angle = dims.tile, piece.angle or 0.0
     solid = prism(square(piece.x, piece.y, side, angle), 0.0, dims.tile_thickness)
     texture = art.tile_face(piece.suit, piece.rank, side) if piece.face == "up" else art.tile_back(side)
     anchors = top_anchors(piece.x, piece.y, side, angle, dims.tile_thickness)
-    return [Look(solid, TILE_SIDE, _top_art(texture, anchors, len(solid.faces) - 1))]
+    return [pieces.Look(solid, TILE_SIDE, _top_art(texture, anchors, len(solid.faces) - 1))]
 
 
-def coin_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+def coin_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     d, angle, z0 = dims.coin, piece.angle or 0.0, _z0(piece)
     solid = prism(circle(piece.x, piece.y, d, angle), z0, COIN_THICKNESS)
     texture = art.coin_suit(piece.suit, d) if piece.face == "suit" else art.coin_value(piece.rank, d)
     anchors = top_anchors(piece.x, piece.y, d, angle, z0 + COIN_THICKNESS)
-    return [Look(solid, COIN_SIDE, _top_art(texture, anchors, len(solid.faces) - 1))]
+    return [pieces.Look(solid, COIN_SIDE, _top_art(texture, anchors, len(solid.faces) - 1))]
 
 
-def die_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+def die_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     side, angle, z0 = dims.die, piece.angle or 0.0, _z0(piece)
     solid = prism(square(piece.x, piece.y, side, angle), z0, side)
     anchors = top_anchors(piece.x, piece.y, side, angle, z0 + side)
-    return [Look(solid, _suit(piece.suit),
+    return [pieces.Look(solid, _suit(piece.suit),
                  _top_art(art.die_face(piece.suit, piece.rank, side), anchors, len(solid.faces) - 1))]
 
 
-def pawn_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+def pawn_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     d, z0 = dims.pawn, _z0(piece)
     solid = prism(circle(piece.x, piece.y, d), z0, PAWN_HEIGHT)
     anchors = top_anchors(piece.x, piece.y, d, 0.0, z0 + PAWN_HEIGHT)
-    return [Look(solid, _suit(piece.suit), _top_art(art.pawn_top(piece.suit, d), anchors, len(solid.faces) - 1))]
+    return [pieces.Look(solid, _suit(piece.suit), _top_art(art.pawn_top(piece.suit, d), anchors, len(solid.faces) - 1))]
 
 
-def pyramid_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+def pyramid_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     base, height = dims.pp_pyramid_base[piece.size], dims.pp_pyramid_height[piece.size]
     solid = pp_pyramid(piece.x, piece.y, base, height, piece.angle or 0.0, _z0(piece))
     texture = art.pyramid_face(piece.suit, piece.size, base)
-    return [Look(solid, _suit(piece.suit), lambda face: (texture, face_anchors(solid, face)))]
+    return [pieces.Look(solid, _suit(piece.suit), lambda face: (texture, face_anchors(solid, face)))]
 
 
-DRAWERS = {"tile": tile_looks, "coin": coin_looks, "die": die_looks, "pawn": pawn_looks,
-           "pp_pyramid": pyramid_looks}
 
 
 def rest_on_tiles(scene, dims: Dimensions = DEFAULT):
@@ -84,9 +83,15 @@ def rest_on_tiles(scene, dims: Dimensions = DEFAULT):
         return scene
     grid = scene_grid(scene, dims.tile)
     centres = {t.id: (t.x, t.y) for t in tiles}
-    pieces = []
+    out = []
     for p in scene.pieces:
         if p.type in RESTING and on_tile(grid, (p.x, p.y), centres, tolerance=0.0) is not None:
             p = replace(p, extra={**p.extra, "z0": dims.tile_thickness})
-        pieces.append(p)
-    return replace(scene, pieces=tuple(pieces))
+        out.append(p)
+    return replace(scene, pieces=tuple(out))
+
+
+DRAWERS = {"tile": tile_looks, "coin": coin_looks, "die": die_looks, "pawn": pawn_looks,
+           "pp_pyramid": pyramid_looks}
+pieces.DRAWERS.update(DRAWERS)
+pieces.SCENE_HOOKS.append(rest_on_tiles)

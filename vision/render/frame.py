@@ -12,7 +12,8 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene
 from vision.camera import Camera
 from vision.render.config import RenderConfig
-from vision.render.pieces import DRAWERS, Look
+from vision.render.art import paint
+from vision.render.pieces import DRAWERS, SCENE_HOOKS, Look
 from vision.solids import shadow_on_table
 
 PAD = 0.18          # the undistorted canvas is this much larger on each side than the frame
@@ -31,6 +32,8 @@ def render(scene: Scene, layout: Layout, config: RenderConfig, dims: Dimensions 
     """Render `scene` lying on the table marked by `layout`, as seen by `config.camera`."""
     cam = config.camera
     canvas_cam, offset = _padded(cam)
+    for hook in SCENE_HOOKS:
+        scene = hook(scene, dims)
     looks = [look for piece in scene.pieces for look in DRAWERS[piece.type](piece, dims)]
     owners = [piece.id for piece in scene.pieces for _ in DRAWERS[piece.type](piece, dims)]
     image = _table_radiance(layout, config, looks, canvas_cam)
@@ -114,21 +117,23 @@ def _cloth(size: tuple[int, int], colour: tuple, rng: np.random.Generator) -> np
 
 
 def _faces(looks: list[Look], cam: Camera):
-    """Every face of every look, far to near, with its outward normal."""
+    """Every face of every look, with its number and outward normal: pieces resting higher
+    (on a tile) after those below, each level far to near."""
     out = []
     for index, look in enumerate(looks):
         verts = look.solid.vertices
         centre = verts.mean(axis=0)
-        for face in look.solid.faces:
+        rest = -float(verts[:, 2].max())
+        for number, face in enumerate(look.solid.faces):
             pts = verts[list(face)]
             n = np.cross(pts[1] - pts[0], pts[2] - pts[0])
             n /= np.linalg.norm(n)
             if np.dot(n, pts.mean(axis=0) - centre) < 0:
                 n = -n
             depth = float(cam.depth(pts).mean())
-            out.append((depth, index, pts, n))
-    out.sort(key=lambda f: -f[0])
-    return out
+            out.append((round(rest, 1), depth, index, number, pts, n))
+    out.sort(key=lambda f: (f[0], -f[1]))
+    return [f[1:] for f in out]
 
 
 def _draw_pieces(image: np.ndarray, looks: list[Look], cam: Camera, config: RenderConfig) -> None:
@@ -136,7 +141,7 @@ def _draw_pieces(image: np.ndarray, looks: list[Look], cam: Camera, config: Rend
     light = config.light
     to_light = light.direction()
     colour = np.array(light.colour, np.float32)
-    for depth, index, pts, n in _faces(looks, cam):
+    for depth, index, number, pts, n in _faces(looks, cam):
         material = looks[index].material
         view = cam.C - pts.mean(axis=0)
         view /= np.linalg.norm(view)
@@ -147,6 +152,12 @@ def _draw_pieces(image: np.ndarray, looks: list[Look], cam: Camera, config: Rend
         half = (to_light + view) / np.linalg.norm(to_light + view)
         spec = material.gloss * max(0.0, float(np.dot(n, half))) ** 40 if facing else 0.0
         albedo = np.array(material.albedo, np.float32)
+        printed = looks[index].art(number) if looks[index].art is not None and facing else None
+        if printed is not None:     # printed face art: a texture lit like the face
+            gain = (light.ambient + light.key * 1.4 * diffuse) * colour
+            paint(image, printed[0], cam.project(printed[1], distort=False), cam.project(pts, distort=False),
+                  material.opacity * gain, spec * colour)
+            continue
         lit = albedo * (light.ambient + light.key * 1.4 * diffuse) * colour
         reflect = material.opacity * lit + spec * colour
         transmit = (1 - material.opacity) * np.array(material.tint, np.float32)

@@ -68,3 +68,8 @@ def nested_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
 
 
 DRAWERS: dict[str, Callable] = {"pyramid": nested_looks}
+# Called on the scene before drawing (scene, dims) -> scene, e.g. to rest pieces on tiles.
+SCENE_HOOKS: list[Callable] = []
+
+# Other packages add their piece types to DRAWERS (and SCENE_HOOKS) when imported.
+import vision.piecepack.looks  # noqa: E402,F401  tile, coin, die, pawn, pp_pyramid
