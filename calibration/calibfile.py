@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +12,7 @@ from calibration.layout import Layout
 
 FORMAT = "icetable-calibration/1"
 DEFAULT_COLORS = Path(__file__).with_name("default_colors.json")
+KNOWN = ("format", "layout", "image_size", "camera", "homography", "reprojection_mm", "mm_per_px", "colors")
 
 
 class CalibrationError(ValueError):
@@ -33,6 +34,7 @@ class Calibration:
     H: np.ndarray | None = None
     rms_mm: float | None = None
     mm_per_px: float = 1.0
+    extra: dict = field(default_factory=dict)    # sections other parts add, e.g. "piecepack"
 
     def with_colors(self, colors: ColorProfile) -> "Calibration":
         return replace(self, colors=colors)
@@ -44,7 +46,7 @@ class Calibration:
                            "source": self.intrinsics},
                 "homography": None if self.H is None else self.H.tolist(),
                 "reprojection_mm": self.rms_mm, "mm_per_px": self.mm_per_px,
-                "colors": self.colors.to_dict()}
+                "colors": self.colors.to_dict(), **self.extra}
 
 
 def default_colors() -> ColorProfile:
@@ -81,4 +83,5 @@ def load(path: str | Path) -> Calibration:
     except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
         raise CalibrationError(f"{path}: field {field!r} is missing or malformed ({exc})") from None
     return Calibration(layout, size, K, dist, data["camera"].get("source", "unknown"), colors, H,
-                       data.get("reprojection_mm"), float(data.get("mm_per_px", 1.0)))
+                       data.get("reprojection_mm"), float(data.get("mm_per_px", 1.0)),
+                       {k: v for k, v in data.items() if k not in KNOWN})
