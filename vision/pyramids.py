@@ -22,6 +22,8 @@ from vision.topview import TopView
 SUB = 3                    # fixed-point bits when rasterising silhouettes
 MARGIN = 14                # px around a blob's box for silhouettes that overhang it
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
+WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
+COLOURED_SHARE = 0.3       # share of coloured pixels that makes a piece coloured, not pale
 SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
 SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
@@ -114,6 +116,7 @@ class PyramidClassifier:
         colour_names = profile.names
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
+        pale = [colour_names.index(c) for c in PALE if c in colour_names]
         out: list[Found] = []
         h, w = seg.labels.shape
         for index in range(1, len(seg.stats)):
@@ -124,10 +127,14 @@ class PyramidClassifier:
             x1, y1 = min(w, x + bw + MARGIN), min(h, y + bh + MARGIN)
             blob = (seg.labels[y0:y1, x0:x1] == index).astype(np.uint8)
             colours = seg.colours[y0:y1, x0:x1]
-            pale = [colour_names.index(c) for c in PALE if c in colour_names]
             if len(pale) == 2:
                 colours = np.where(colours == pale[1], pale[0], colours)
-            for part, colour, share in _colour_parts(blob, colours, len(colour_names), SPLIT_AREA / s2):
+            whole = self._best(fitter, blob, (x0, y0))
+            if whole is not None and whole[2] >= WHOLE_IOU:     # one piece explains it all
+                parts = [_dominant(blob, colours, len(colour_names), pale)]
+            else:
+                parts = _colour_parts(blob, colours, len(colour_names), SPLIT_AREA / s2)
+            for part, colour, share in parts:
                 name = colour_names[colour]
                 if name in PALE and len(pale) == 2:
                     name = _pale_colour(seg.features[y0:y1, x0:x1], part)
@@ -248,6 +255,19 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
     d = pts - c
     mu20, mu02, mu11 = (d[:, 0] ** 2).mean(), (d[:, 1] ** 2).mean(), (d[:, 0] * d[:, 1]).mean()
     return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
+
+
+def _dominant(blob: np.ndarray, colours: np.ndarray, n_colours: int, pale: list):
+    """(blob, colour index, share) for a blob that is one piece: its most frequent colour, but a
+    coloured piece's highlights (pale pixels) do not outvote its colour."""
+    counts = np.bincount(colours[blob > 0].clip(0), minlength=n_colours)
+    total = max(1, counts.sum())
+    coloured = counts.copy()
+    coloured[pale] = 0
+    best = int(np.argmax(coloured))
+    if coloured[best] < COLOURED_SHARE * total:
+        best = int(np.argmax(counts))
+    return blob, best, counts[best] / total
 
 
 def _colour_parts(blob: np.ndarray, colours: np.ndarray, n_colours: int, min_px: float):
