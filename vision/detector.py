@@ -28,6 +28,8 @@ HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under i
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
 ISLAND_COLOURS = ("black", "white")   # Ice Pirates islands: nests of opaque pyramids
+# Games whose pieces need a pipeline of their own: game -> function(detector, frame, game) -> Scene.
+GAME_PIPELINES: dict = {}
 
 
 class FrameError(ValueError):
@@ -73,6 +75,8 @@ class Detector:
 
     def detect(self, frame: np.ndarray, game: str = "icehouse") -> Scene:
         """The scene in a BGR frame; FrameError when the frame cannot be read."""
+        if game in GAME_PIPELINES:
+            return GAME_PIPELINES[game](self, frame, game)
         view = self.top_view(frame)
         seg = segment(view.image, view.mm_per_px, self.calibration.colors, self._printed(view))
         found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors)]
@@ -129,3 +133,7 @@ def _as_island(piece: dict) -> None:
     if piece["type"] == "pyramid" and piece["pose"] == "standing" and piece["size"] == 3 \
             and piece.get("color") in ISLAND_COLOURS:
         piece["nested"] = [2, 1]
+
+
+# Other packages register their games' pipelines when imported.
+import vision.piecepack.pipeline  # noqa: E402,F401  icefloe, iceberg

@@ -19,12 +19,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.homography import find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from vision.piecepack import profile as pp
 from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw, outline, raster
 from vision.piecepack.solids import COIN_THICKNESS, square
-from vision.piecepack.view import PlaneView, on_plane, plane_view, raise_point
+from vision.piecepack.view import PlaneView, on_plane, raise_point
 
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
 MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at least this
@@ -470,15 +469,6 @@ def _match_shifted(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, s
 
 
 AREA_MARGIN = 12.0
-
-
-def view_of_frame(frame: np.ndarray, calibration, dims: Dimensions = DEFAULT) -> PlaneView:
-    """Find the mat in a BGR frame and rectify the play area at the tiles' top."""
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    fit = fit_plane(calibration.layout, find_markers(gray), calibration.K, calibration.dist)
-    w, h = calibration.layout.area
-    region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
-    return plane_view(frame, fit, calibration.K, calibration.dist, region, dims.tile_thickness)
 
 
 def with_ids(found: list[dict]) -> list[dict]:

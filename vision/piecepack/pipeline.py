@@ -1,0 +1,57 @@
+"""IceFloe and Iceberg frames to scenes: the piecepack pipeline of `vision.detector`.
+
+check the frame -> find the mat -> rectify the play area at the tiles' top (0.5 mm per pixel,
+light-normalised) -> `PiecepackDetector` -> ids -> a SCENE.md scene. The set's profile is the
+calibration file's `piecepack` section (written by `icetable calibrate --enrol`), else the
+shipped default profile of the standard suits.
+"""
+from __future__ import annotations
+
+import cv2
+
+from calibration.homography import MatNotFound, find_markers, fit_plane
+from referee.scene import Scene, scene_from_dict
+from vision import detector as pipeline
+from vision.piecepack import profile as pp
+from vision.piecepack.detect import AREA_MARGIN, PiecepackDetector, with_ids
+from vision.piecepack.view import plane_view
+
+GAMES = ("icefloe", "iceberg")
+_CACHE: dict = {}
+
+
+def profile_of(calibration) -> pp.Profile:
+    """The calibration's enrolled profile, else the default one."""
+    data = calibration.extra.get("piecepack")
+    return pp.Profile.from_dict(data, "calibration 'piecepack'") if data else pp.default()
+
+
+def _detector_for(calibration, dims) -> PiecepackDetector:
+    key = (id(calibration), id(dims))
+    if key not in _CACHE:
+        if len(_CACHE) > 4:
+            _CACHE.clear()
+        _CACHE[key] = (calibration, PiecepackDetector(profile_of(calibration), dims))
+    return _CACHE[key][1]
+
+
+def detect(detector, frame, game: str) -> Scene:
+    """The scene of a piecepack game in a BGR frame; `detector` is the `vision.detector.Detector`
+    (its calibration and dimensions). FrameError when the frame cannot be read."""
+    gray = pipeline.check_frame(frame)
+    cal = detector.calibration
+    try:
+        fit = fit_plane(cal.layout, find_markers(gray), cal.K, cal.dist)
+    except MatNotFound as exc:
+        raise pipeline.FrameError(f"no calibration mat in the frame: {exc}") from None
+    w, h = cal.layout.area
+    region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
+    view = plane_view(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), fit, cal.K,
+                      cal.dist, region, detector.dims.tile_thickness)
+    found = _detector_for(cal, detector.dims).detect(view)
+    return scene_from_dict({"format": "icetable-scene/1", "game": game,
+                            "area": {"width": round(w, 1), "height": round(h, 1)},
+                            "pieces": with_ids(found)}, "<detected>")
+
+
+pipeline.GAME_PIPELINES.update({game: detect for game in GAMES})
