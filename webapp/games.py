@@ -106,7 +106,7 @@ class Games:
     def perform(self, db, table, game, action: dict, reason: str = "") -> dict:
         """Validate and apply `action`, store it with its ledger rows and public event."""
         with self.lock(table["id"]):
-            if game["status"] != "playing":
+            if store.game_by_id(db, game["id"])["status"] != "playing":   # fresh: it may just have ended
                 raise IllegalAction("this game is over")
             session = self.session(db, game, table)
             before = session.scores()

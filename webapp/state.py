@@ -37,21 +37,23 @@ def snapshot(db, games, table, player=None, host: bool = False) -> dict:
 
 
 def game_state(db, games, table, game, player) -> dict:
-    session = games.session(db, game, table)
-    match = session.match
-    side = player["side"] if player is not None and player["side"] in match.players else None
-    playing = game["status"] == "playing"
-    return {
-        "number": game["number"],
-        "status": game["status"],
-        "players": match.players,
-        "view": match.view(side),
-        "to_act": match.to_act() if playing else [],
-        "legal": match.legal_actions(side) if playing and side else [],
-        "scores": session.scores(),
-        "winner": match.winner() if match.is_over() else None,
-        "sheet": store.ledger(db, game["id"]),
-    }
+    """The game part of a snapshot, read under the table's lock (never a half-applied action)."""
+    with games.lock(table["id"]):
+        session = games.session(db, game, table)
+        match = session.match
+        side = player["side"] if player is not None and player["side"] in match.players else None
+        playing = game["status"] == "playing"
+        return {
+            "number": game["number"],
+            "status": game["status"],
+            "players": list(match.players),
+            "view": match.view(side),
+            "to_act": match.to_act() if playing else [],
+            "legal": match.legal_actions(side) if playing and side else [],
+            "scores": session.scores(),
+            "winner": match.winner() if match.is_over() else None,
+            "sheet": store.ledger(db, game["id"]),
+        }
 
 
 def event_message(row) -> dict:

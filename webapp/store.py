@@ -87,13 +87,17 @@ def game_by_number(db, table_id: int, number: int):
                       (table_id, number)).fetchone()
 
 
+def game_by_id(db, game_id: int):
+    return db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+
+
 def add_game(db, table_id: int, sides: list[str], seed: int, deadline: float | None):
     last = current_game(db, table_id)
     number = last["number"] + 1 if last else 1
     cur = db.execute(
         "INSERT INTO games (table_id, number, players, seed, deadline, started) VALUES (?,?,?,?,?,?)",
         (table_id, number, json.dumps(sides), seed, deadline, time.time()))
-    return db.execute("SELECT * FROM games WHERE id = ?", (cur.lastrowid,)).fetchone()
+    return game_by_id(db, cur.lastrowid)
 
 
 def end_game(db, game_id: int) -> None:
