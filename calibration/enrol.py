@@ -16,6 +16,8 @@ scene of each photo (also used to render the default profile's photos).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -236,3 +238,15 @@ def guide_sheet(kind: str, px_per_mm: float = 2.0) -> np.ndarray:
         cv2.putText(img, label, (int(c[0] - r + 2), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX,
                     0.1 * px_per_mm * (0.6 if p.type != "tile" else 1.0), (60, 60, 60), 1, cv2.LINE_AA)
     return img
+
+
+def enrol_into(calibration, paths: list):
+    """The calibration with the piecepack profile learned from photos (faces, backs and
+    optionally pyramids, in that order) in its `piecepack` section, using its intrinsics."""
+    from vision.sources import read_image
+    if not 2 <= len(paths) <= len(KINDS):
+        raise EnrolError(f"enrolment takes 2 or 3 photos (faces, backs, pyramids), got {len(paths)}")
+    photos = {kind: [(str(path), read_image(path), calibration.K, calibration.dist)]
+              for kind, path in zip(KINDS, paths)}
+    profile = learn(photos, source="enrolled from " + ", ".join(str(p) for p in paths))
+    return replace(calibration, extra={**calibration.extra, "piecepack": profile.to_dict()})

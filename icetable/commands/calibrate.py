@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from calibration.calibfile import save
+from calibration.enrol import enrol_into
 from calibration.homography import MatNotFound
 from calibration.intrinsics import calibrate as fit_intrinsics
 from calibration.layout import PAPERS, cards_layout, sheet_layout
@@ -25,6 +26,9 @@ def register(sub) -> None:
     p.add_argument("--views", type=int, default=5, help="mat views to collect (default 5)")
     p.add_argument("--charuco", metavar="SOURCE", help="views of the ChArUco board for the lens intrinsics")
     p.add_argument("--palette", metavar="IMAGE", help="photo of the pyramids on the palette sheet")
+    p.add_argument("--enrol", nargs="+", metavar="PHOTO",
+                   help="learn your piecepack from photos of it in the enrolment arrangement: "
+                        "faces, backs and optionally pyramids (docs/vision-piecepack.md)")
     p.add_argument("--out", "-o", default="calibration.json", help="calibration file to write")
     p.set_defaults(run=run)
 
@@ -61,6 +65,9 @@ def run(args) -> int:
             colors = learn_colors(read_image(args.palette), calibration.K, calibration.dist)
             calibration = calibration.with_colors(colors)
             print(f"colours learned: {', '.join(colors.names)}", file=sys.stderr)
+        if args.enrol:
+            calibration = enrol_into(calibration, args.enrol)
+            print(f"piecepack enrolled from {len(args.enrol)} photos", file=sys.stderr)
     except (FrameSourceError, CalibrationFailed) as exc:
         raise UserError(str(exc)) from None
     except MatNotFound as exc:
