@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)   # bench/vision.py shadows the package
 
 from icetable.live.demo import Demo  # noqa: E402
-from icetable.live.recording import icehouse_script, make_recording  # noqa: E402
+from icetable.live.recording import make_recording  # noqa: E402
+from icetable.live.scripts import icehouse_script  # noqa: E402
 from webapp import create_app  # noqa: E402
 
 SIZE, FPS = (1920, 1080), 30.0
@@ -28,9 +29,8 @@ SIZE, FPS = (1920, 1080), 30.0
 def recording(cache: Path) -> Path:
     folder = cache / "icehouse-1080p30"
     if not (folder / "truth.json").is_file():
-        players, area, steps = icehouse_script()
         started = time.perf_counter()
-        make_recording(folder, "icehouse", players, area, steps, size=SIZE, fps=FPS)
+        make_recording(folder, icehouse_script(), size=SIZE, fps=FPS)
         print(f"rendered the 1080p recording in {time.perf_counter() - started:.0f} s")
     return folder
 

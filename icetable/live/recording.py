@@ -1,8 +1,8 @@
 """Recorded games for the demo, the tests and the benchmark: a rendered video with hands, and
 its ground truth.
 
-A script is a game as a list of steps on the table (a piece placed, moved or removed by a hand).
-`make_recording` renders each distinct table once with the vision renderer (a fixed camera over
+A script (icetable/live/scripts.py) is a game as a list of steps on the table (a piece placed,
+moved or removed by a hand). `make_recording` renders each distinct table once with the vision renderer (a fixed camera over
 the calibration mat), then builds the frames: a quiet table, an arm reaching in from a player's
 side, the table changing under the hand, the arm leaving. The arm is drawn over the rendered
 table (skin shading and a soft shadow), which keeps a recording of a whole game to seconds of
@@ -13,7 +13,6 @@ calibration a user would have made for that camera.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -22,9 +21,9 @@ import numpy as np
 from calibration.calibfile import Calibration, save
 from calibration.layout import cards_layout
 from referee.dimensions import DEFAULT
-from referee.evaluate import evaluate
+from icetable.live.scripts import Script
 from referee.geometry import footprint
-from referee.scene import Piece, Scene, scene_from_dict
+from referee.scene import Piece, scene_from_dict
 from vision.camera import Camera, intrinsics, looking_at
 from vision.render import random_config, render
 from vision.samples import calibration_for
@@ -38,19 +37,6 @@ ARM_HEIGHT = 70.0         # mm above the table at the hand
 QUIET, REACH, HOLD, LEAVE = 0.8, 0.6, 0.4, 0.6
 
 
-@dataclass(frozen=True)
-class Step:
-    """One change on the table: `kind` placed / moved / removed, the piece after (or the piece
-    removed), and the side the player's arm comes from (top, right, bottom, left)."""
-
-    kind: str
-    piece: Piece
-    side: str
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "piece": self.piece.to_dict(), "side": self.side}
-
-
 def camera_for(area: tuple[float, float], size: tuple[int, int]) -> Camera:
     """A camera 75 cm over the middle of the play area, a little off vertical."""
     w, h = area
@@ -62,19 +48,6 @@ def camera_for(area: tuple[float, float], size: tuple[int, int]) -> Camera:
     K = cam.K.copy()
     K[0, 0] = K[1, 1] = cam.K[0, 0] / need * 0.95
     return Camera(K, np.asarray(DIST, np.float64), cam.R, cam.C, size)
-
-
-def tables(game: str, area, steps: list[Step], players: list[str]) -> list[Scene]:
-    """The table before the first step and after each step."""
-    pieces: dict[str, Piece] = {}
-    out = [Scene(game, (), area, state={"players": players})]
-    for s in steps:
-        if s.kind == "removed":
-            pieces.pop(s.piece.id)
-        else:
-            pieces[s.piece.id] = s.piece
-        out.append(Scene(game, tuple(pieces.values()), area, state={"players": players}))
-    return out
 
 
 def _arm(cam: Camera, start, end, size) -> np.ndarray:
@@ -117,11 +90,12 @@ def _covers(arm_end, start, piece: Piece) -> bool:
     return band.intersects(footprint(piece, DEFAULT))
 
 
-def frames(game: str, area, steps: list[Step], players: list[str], cam: Camera, fps: float, seed: int = 3):
-    """Yield (BGR frame, time s) for the whole recording; also fills `times` of each let-go."""
+def frames(script: Script, cam: Camera, fps: float, seed: int = 3):
+    """Yield (BGR frame, time s, index of the step let go in this frame or None)."""
+    area = script.area
     layout = cards_layout(*area)
     config = random_config(seed, area, cam.size, light="daylight", camera=cam)
-    rendered = [render(t, layout, config).image for t in tables(game, area, steps, players)]
+    rendered = [render(t, layout, config).image for t in script.scenes]
     rng = np.random.default_rng(seed)
     noise = [rng.normal(0, 1.2, rendered[0].shape).astype(np.float32) for _ in range(3)]
     n = 0
@@ -132,7 +106,7 @@ def frames(game: str, area, steps: list[Step], players: list[str], cam: Camera, 
         n += 1
         return out, (n - 1) / fps
 
-    for k, step in enumerate(steps):
+    for k, step in enumerate(script.steps):
         before, after = rendered[k], rendered[k + 1]
         target = (step.piece.x, step.piece.y)
         start = _entry(step.side, target, area)
@@ -157,27 +131,26 @@ def frames(game: str, area, steps: list[Step], players: list[str], cam: Camera, 
         yield emit(rendered[-1]) + (None,)
 
 
-def make_recording(out_dir: Path, game: str, players: list[str], area, steps: list[Step],
-                   size=(1280, 720), fps: float = 15.0, seed: int = 3, options: dict | None = None) -> Path:
+def make_recording(out_dir: Path, script: Script, size=(1280, 720), fps: float = 15.0, seed: int = 3) -> Path:
     """Render the video, the calibration and the ground truth into `out_dir`; returns the video."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    cam = camera_for(area, size)
-    colors = calibration_for("cam720", "daylight", area, seed * 7).colors
-    save(Calibration(cards_layout(*area), size, cam.K, cam.dist, "rendered", colors), out_dir / "calibration.json")
+    cam = camera_for(script.area, size)
+    colors = calibration_for("cam720", "daylight", script.area, seed * 7).colors
+    save(Calibration(cards_layout(*script.area), size, cam.K, cam.dist, "rendered", colors),
+         out_dir / "calibration.json")
     video = out_dir / "recording.mp4"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
     let_go = {}
-    for img, t, k in frames(game, area, steps, players, cam, fps, seed):
+    for img, t, k in frames(script, cam, fps, seed):
         writer.write(img)
         if k is not None:
             let_go[k] = round(t, 3)
     writer.release()
-    final = tables(game, area, steps, players)[-1]
-    truth = {"format": FORMAT, "game": game, "players": players, "area": list(area), "fps": fps,
-             "size": list(size), "seed": seed, "options": options or {},
-             "steps": [{**s.to_dict(), "let_go": let_go.get(k)} for k, s in enumerate(steps)],
-             "final_scene": final.to_dict(),
-             "final_scores": evaluate(final, options=options).scores}
+    truth = {"format": FORMAT, "game": script.game, "players": script.players, "area": list(script.area),
+             "fps": fps, "size": list(size), "seed": script.seed, "options": script.options,
+             "steps": [{**s.to_dict(), "let_go": let_go.get(k)} for k, s in enumerate(script.steps)],
+             "phone": script.phone, "actions": script.actions,
+             "final_scene": script.scenes[-1].to_dict(), "final_scores": script.final_scores}
     (out_dir / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
     return video
 
@@ -190,36 +163,3 @@ def load_truth(folder: Path) -> dict:
     return truth
 
 
-def _lying(pid, color, size, x, y, heading) -> Piece:
-    return Piece(pid, "pyramid", x, y, color=color, size=size, pose="lying", heading=heading)
-
-
-def _standing(pid, color, size, x, y) -> Piece:
-    return Piece(pid, "pyramid", x, y, color=color, size=size, pose="standing")
-
-
-def icehouse_script() -> tuple[list[str], tuple[float, float], list[Step]]:
-    """A short two-player Icehouse game: defenders, attacks, an illegal attack taken back, a
-    crash put right, and a last attack."""
-    area = (600.0, 450.0)
-    gap = 7.0
-    b3 = _standing("b3", "blue", 3, 450.0, 300.0)
-    r3 = _standing("r3", "red", 3, 150.0, 150.0)
-    r2 = _standing("r2", "red", 2, 200.0, 330.0)
-    b2 = _standing("b2", "blue", 2, 430.0, 120.0)
-    half = DEFAULT.looney_base
-    steps = [
-        Step("placed", r3, "left"),
-        Step("placed", b3, "right"),
-        Step("placed", r2, "left"),
-        Step("placed", b2, "right"),
-        Step("placed", _lying("r1a", "red", 1, b3.x - half[3] / 2 - gap, b3.y, 0.0), "bottom"),
-        Step("placed", _lying("b1a", "blue", 1, r3.x + half[3] / 2 + gap, r3.y, 180.0), "top"),
-        Step("placed", _lying("b2x", "blue", 2, 300.0, 400.0, 90.0), "bottom"),
-        Step("removed", _lying("b2x", "blue", 2, 300.0, 400.0, 90.0), "bottom"),
-        Step("moved", _standing("r3", "red", 3, 166.0, 168.0), "top"),
-        Step("moved", r3, "top"),
-        Step("placed", _lying("r2a", "red", 2, b2.x - half[2] / 2 - gap, b2.y, 0.0), "top"),
-        Step("placed", _lying("b3a", "blue", 3, r2.x + half[2] / 2 + gap, r2.y, 180.0), "bottom"),
-    ]
-    return ["red", "blue"], area, steps
