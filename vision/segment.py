@@ -22,6 +22,8 @@ PALE_REACH = 9
 EDGE_LINE = 0.03              # log brightness over the 5 px local mean: an edge of clear plastic
 HAND_AREA = 3500.0            # mm^2: a foreground region this large that is not
 HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of its pixels) is a hand
+SKIN_RB, SKIN_RG = 0.12, 0.03  # log chroma of skin over the table's (red-blue, red-green)
+SKIN_OPEN = 15.0              # mm: warm regions thinner than this are pieces, not arms
 
 
 @dataclass
@@ -84,11 +86,28 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return mask | (255 - flood[1:-1, 1:-1])
 
 
+def skin_regions(logs: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """Hands and arms in a top view (`logs`: log of BGR + 2): large regions warmer (red over
+    blue, red over green) than the table's overall colour. A hand is wider than the background
+    window, so it is judged against the whole table, not the local median."""
+    b, g, r = cv2.split(logs)
+    rb, rg = cv2.subtract(r, b), cv2.subtract(r, g)
+    warm = cv2.compare(rb, float(np.median(rb)) + SKIN_RB, cv2.CMP_GT) \
+        & cv2.compare(rg, float(np.median(rg)) + SKIN_RG, cv2.CMP_GT)
+    k = max(3, int(SKIN_OPEN / mm_per_px) | 1)
+    warm = cv2.morphologyEx(warm, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(warm, connectivity=8)
+    big = np.zeros(n, np.uint8)
+    big[1:][stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 > HAND_AREA] = 255
+    return big[labels]
+
+
 def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
             ignore: np.ndarray | None = None) -> Segmentation:
     """Segment a top view (BGR uint8) into pieces, hands and table; `ignore` masks printed
     parts of the mat (markers, patches, cards)."""
-    features = log_ratio(image, background(image, mm_per_px))
+    logs = cv2.log(image.astype(np.float32) + 2.0)
+    features = logs - cv2.log(background(image, mm_per_px) + 2.0)
     mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
@@ -100,7 +119,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         best, d = profile.classify(features[ys, xs].astype(np.float64))
         colours[ys, xs] = best
         dist[ys, xs] = d
-    hands = np.zeros_like(mask)
+    hands = skin_regions(logs, mm_per_px)
     min_px = HAND_AREA / mm_per_px ** 2
     for index in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > min_px)[0] + 1:
         region = labels == index
