@@ -170,6 +170,9 @@ def test_score_sheet_from_tile_picks_export_and_host_undo(table):
 def test_host_score_entry_and_its_undo(table):
     app, host, code, phones = table
     assert host.post(f"/t/{code}/host/score", json={"side": "moons", "points": 3, "reason": "bribe"}).status_code == 200
+    host.post(f"/t/{code}/host/score", json={"side": "crowns", "points": 1, "reason": "=HYPERLINK(1)"})
+    assert "'=HYPERLINK(1)" in host.get(f"/t/{code}/export.csv").data.decode()
+    host.post(f"/t/{code}/host/undo")
     state = phones[0].state()["game"]
     assert state["scores"]["moons"] == 3
     assert state["sheet"] == [{"round": 1, "side": "moons", "points": 3, "source": "host", "reason": "bribe"}]

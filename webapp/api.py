@@ -218,6 +218,11 @@ def export_record(code: str):
     return response
 
 
+def cell(text: str) -> str:
+    """Text for a spreadsheet cell: a leading = + - @ would make it a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
 @bp.get("/t/<code>/export.csv")
 def export_csv(code: str):
     table = table_or_404(code)
@@ -226,7 +231,7 @@ def export_csv(code: str):
     writer = csv.writer(out)
     writer.writerow(["round", "player", "points", "source", "reason"])
     for row in rows:
-        writer.writerow([row["round"], row["side"], row["points"], row["source"], row["reason"]])
+        writer.writerow([row["round"], row["side"], row["points"], row["source"], cell(row["reason"])])
     for side, total in totals.items():
         writer.writerow(["total", side, total, "", ""])
     response = make_response(out.getvalue())

@@ -268,9 +268,11 @@
       box.appendChild(ol);
     }
     const links = el("p", null, "exports");
-    for (const fmt of ["csv", "json"]) {
-      const a = el("a", "Export " + fmt.toUpperCase());
-      a.href = "/t/" + code + "/export." + fmt + "?game=" + s.game.number;
+    const files = [["export.csv", "Export CSV"], ["export.json", "Export JSON"]];
+    if (s.game.status === "over" && s.table.game !== "icehouse") files.push(["record.jsonl", "Game record"]);
+    for (const [file, label] of files) {
+      const a = el("a", label);
+      a.href = "/t/" + code + "/" + file + "?game=" + s.game.number;
       links.appendChild(a); links.appendChild(document.createTextNode(" "));
     }
     box.appendChild(links);
