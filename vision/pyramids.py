@@ -159,16 +159,17 @@ class PyramidClassifier:
         if budget < 1 or np.count_nonzero(blob) < min_px:
             return []
         best = self._best(fitter, blob, box)
-        if best is None:
-            return []
-        if best[2] < SPLIT_IOU and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
+        poor = best is None or best[2] < SPLIT_IOU
+        if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
             halves = _halves(blob)
             fits = [self._best(fitter, half, box) for half in halves]
-            if all(fits) and min(f[2] for f in fits) > best[2]:
+            if all(fits) and (best is None or min(f[2] for f in fits) > best[2]):
                 out = []
                 for half in halves:
                     out += self._pieces(fitter, half, box, budget - 1 - len(out))
                 return out
+        if best is None:
+            return []
         left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
                                 cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return [best] + self._pieces(fitter, left, box, budget - 1)
