@@ -23,7 +23,7 @@ if Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path[0] = str(Path(__file__).resolve().parents[1])   # else this file shadows the package
 
 from webapp import create_app  # noqa: E402
-from webapp.client import HttpPhone  # noqa: E402
+from webapp.client import HttpPhone, play_first_choices  # noqa: E402
 from webapp.serving import BackgroundServer  # noqa: E402
 
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -43,20 +43,9 @@ def open_table(port: int, seed: int):
     return players, [HttpPhone(port, host.code) for _ in range(ONLOOKERS)]
 
 
-def play_until_vote(players, limit: int = 400) -> bool:
+def play_until_vote(players) -> bool:
     """Everyone plays his first legal choice until a vote opens; False if the game ends."""
-    by_side = {p.side: p for p in players}
-    for _ in range(limit):
-        game = players[0].state()["game"]
-        if game["status"] != "playing":
-            return False
-        if game["view"]["phase"] == "vote":
-            return True
-        side = game["to_act"][0]
-        choice = dict(by_side[side].state()["game"]["legal"][0])
-        choice.pop("player")
-        by_side[side].act(choice)
-    return False
+    return play_first_choices(players, lambda game: game["view"].get("phase") == "vote") is not None
 
 
 def tally_seen(view: dict, stage: str) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.webapp_helpers import make_app
-from webapp.client import HttpPhone
+from webapp.client import HttpPhone, play_first_choices
 from webapp.serving import BackgroundServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -79,15 +79,7 @@ def test_two_phones_join_by_qr_and_vote_to_the_reveal(tmp_path, browser):
         pages[0].wait_for_selector("text=Game 1 · playing")
 
         phones = [phone_from(c, server.port, code) for c in contexts] + [third]
-        by_side = {p.side: p for p in phones}
-        for _ in range(200):
-            game = third.state()["game"]
-            if game["view"]["phase"] == "vote":
-                break
-            side = game["to_act"][0]
-            choice = dict(by_side[side].state()["game"]["legal"][0])
-            choice.pop("player")
-            assert by_side[side].act(choice)[0] == 200
+        assert play_first_choices(phones, lambda game: game["view"]["phase"] == "vote")
 
         ann, bob = pages
         ann.wait_for_selector("text=Vote on the number")

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from tests.webapp_helpers import make_app
-from webapp.client import HttpPhone
+from webapp.client import HttpPhone, play_first_choices
 from webapp.serving import BackgroundServer
 
 SUITS = ["suns", "moons", "crowns", "arms"]
@@ -28,16 +28,7 @@ def seat_and_start(port: int, sides: list[str], seed: int = 11):
 
 
 def play_to_vote(phones) -> None:
-    by_side = {p.side: p for p in phones}
-    for _ in range(200):
-        view = phones[0].state()["game"]
-        if view["view"]["phase"] == "vote":
-            return
-        side = view["to_act"][0]
-        choice = dict(by_side[side].state()["game"]["legal"][0])
-        choice.pop("player")
-        assert by_side[side].act(choice)[0] == 200
-    raise AssertionError("no vote reached")
+    assert play_first_choices(phones, lambda game: game["view"].get("phase") == "vote")
 
 
 def ballots_shown(view: dict) -> dict | None:

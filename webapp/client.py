@@ -100,3 +100,21 @@ class SseReader:
         except OSError:
             pass
         self.conn.close()
+
+
+
+def play_first_choices(phones: list[HttpPhone], done, limit: int = 400) -> dict | None:
+    """Whoever must act plays his first legal choice until `done(game)` holds for the game part
+    of the snapshot; that game, or None if the game ends or `limit` actions pass first."""
+    by_side = {p.side: p for p in phones}
+    for _ in range(limit):
+        game = phones[0].state()["game"]
+        if done(game):
+            return game
+        if game["status"] != "playing":
+            return None
+        phone = by_side[game["to_act"][0]]
+        choice = dict(phone.state()["game"]["legal"][0])
+        choice.pop("player")
+        phone.act(choice)
+    return None
