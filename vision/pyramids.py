@@ -22,6 +22,8 @@ from vision.topview import TopView
 SUB = 3                    # fixed-point bits when rasterising silhouettes
 MARGIN = 14                # px around a blob's box for silhouettes that overhang it
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
+RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined before choosing
+STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
 COLOURED_SHARE = 0.3       # share of coloured pixels that makes a piece coloured, not pale
 SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
@@ -198,19 +200,39 @@ class PyramidClassifier:
         if not scored:
             return None
         scored.sort(key=lambda s: -s[0])
-        iou, pose, size, params = scored[0]
-        if pose == "standing":
-            for yaw in YAWS[1:]:
-                trial = fitter.fit("standing", size, blob_c, blob_axis, yaw)
-                score = self._iou(fitter, part, box, pose, size, trial)[0]
-                if score > iou:
-                    iou, params = score, trial
+        close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP]
+        iou, pose, size, params = max((self._refine(fitter, part, box, blob_c, blob_axis, *c) for c in close),
+                                      key=lambda c: c[0])
         _, mask = self._iou(fitter, part, box, pose, size, params)
         fields = {"type": "pyramid", "size": size, "pose": pose,
                   "x": round(params[0], 1), "y": round(params[1], 1)}
         if pose == "lying":
             fields["heading"] = round(params[2] % 360, 1)
         return fields, mask, iou
+
+    def _refine(self, fitter, part, box, blob_c, blob_axis, iou, pose, size, params):
+        """Improve a hypothesis' overlap with the blob: the standing yaw, then small steps of
+        position and angle (coordinate descent)."""
+        if pose == "standing":
+            for yaw in YAWS[1:]:
+                trial = fitter.fit("standing", size, blob_c, blob_axis, yaw)
+                score = self._iou(fitter, part, box, pose, size, trial)[0]
+                if score > iou:
+                    iou, params = score, trial
+        steps = np.array([STEP_MM, STEP_MM, STEP_DEG])
+        for _ in range(REFINE_ROUNDS):
+            moved = False
+            for axis in range(3):
+                for sign in (1, -1):
+                    trial = np.array(params, float)
+                    trial[axis] += sign * steps[axis]
+                    score = self._iou(fitter, part, box, pose, size, tuple(trial))[0]
+                    if score > iou + 1e-4:
+                        iou, params, moved = score, tuple(trial), True
+                        break
+            if not moved:
+                steps = steps / 2
+        return iou, pose, size, params
 
     @staticmethod
     def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params) -> tuple[float, np.ndarray]:

@@ -62,10 +62,11 @@ def foreground_mask(features: np.ndarray) -> np.ndarray:
     chroma = cv2.max(cv2.max(cv2.absdiff(features[..., 0], level), cv2.absdiff(features[..., 1], level)),
                      cv2.absdiff(features[..., 2], level))
     bright = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT)
-    mask = cv2.compare(chroma, CHROMA, cv2.CMP_GT) | cv2.compare(level, float(DARKER), cv2.CMP_LT) | bright
+    coloured = cv2.compare(chroma, CHROMA, cv2.CMP_GT)
+    mask = coloured | cv2.compare(level, float(DARKER), cv2.CMP_LT) | bright
     # pale pieces (white, clear): faces turned from the light are barely brighter than the
-    # table; take them where they are close to a clearly bright part
-    near = cv2.dilate(bright, np.ones((PALE_REACH, PALE_REACH), np.uint8))
+    # table; take them where they are close to a clearly bright, colourless part
+    near = cv2.dilate(bright & ~coloured, np.ones((PALE_REACH, PALE_REACH), np.uint8))
     mask |= near & cv2.compare(cv2.blur(level, (3, 3)), float(FAINT), cv2.CMP_GT)
     kernel = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
