@@ -212,10 +212,10 @@ class PiecepackDetector:
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
         first = _match(half, seen_half, self._tiles)
         name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
-        tile["angle"] = round((angle + 90.0 * turn) % 360.0, 1)
+        tile["angle"] = round(angle + 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
-            tile["angle"] = round(angle % 90.0, 1)
+            tile["angle"] = round(angle, 1) % 90.0
         else:
             suit, rank = name.split("-")
             tile.update(face="up", suit=suit, rank=int(rank))
@@ -383,7 +383,7 @@ class PiecepackDetector:
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
         name, turn, conf = _match(patch - level, inside, self._coins)[:3]
         side, what = name.split("-")
-        fields = {"type": "coin", "face": side, "angle": round(turn * 360.0 / COIN_TURNS, 1), "confidence": conf}
+        fields = {"type": "coin", "face": side, "angle": round(turn * 360.0 / COIN_TURNS, 1) % 360.0, "confidence": conf}
         if side == "suit":
             fields["suit"] = what
         else:

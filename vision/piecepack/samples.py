@@ -84,6 +84,11 @@ def write_default_profile(path: Path = pp.DEFAULT_PROFILE) -> pp.Profile:
 
 
 # --- scenes -------------------------------------------------------------------------------------
+def _deg(angle: float) -> float:
+    """An angle rounded to 0.1 degree, in [0, 360)."""
+    return round(angle, 1) % 360
+
+
 def _spots(n: int, rng: random.Random) -> list[tuple[float, float]]:
     """Where n pyramids stand on one tile (fractions of the side from its centre)."""
     if n == 1:
@@ -128,15 +133,15 @@ def icefloe_table(rng: random.Random, steps: int, overweight: bool) -> Scene:
     pieces, side = [], DEFAULT.tile
     for t in base.of_type("tile"):
         dx, dy, da = rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), rng.uniform(-2, 2)
-        tile = replace(t, x=round(t.x + dx, 1), y=round(t.y + dy, 1), angle=round(da % 360, 1)
-                       if rng.random() < 0.8 else round((da + 90 * rng.randrange(4)) % 360, 1))
+        tile = replace(t, x=round(t.x + dx, 1), y=round(t.y + dy, 1), angle=_deg(da)
+                       if rng.random() < 0.8 else _deg(da + 90 * rng.randrange(4)))
         pieces.append(tile)
         on = board.on(t.id)
         sizes = [board.kinds[p][1] for p in on]
         for (fx, fy), pid in zip(_touching(_spots(len(on), rng), sizes, rng), on):
             suit, size = board.kinds[pid]
             pieces.append(Piece(pid, "pp_pyramid", round(tile.x + fx * side, 1), round(tile.y + fy * side, 1),
-                                suit=suit, size=size, pose="standing", angle=round(rng.uniform(0, 90), 1)))
+                                suit=suit, size=size, pose="standing", angle=_deg(rng.uniform(0, 90))))
     pieces += _beside_board(rng, base.area, [s for s in ("suns", "moons", "crowns", "arms")
                                              if any(k[0] == s for k in board.kinds.values())])
     return Scene("icefloe", tuple(pieces), base.area, state={"grid_origin": base.state["grid_origin"]})
@@ -150,20 +155,20 @@ def _beside_board(rng: random.Random, area, suits) -> list[Piece]:
         y = 20.0 + 75.0 * i
         out.append(Piece(f"pawn-{suit}", "pawn", round(w - 22 + rng.uniform(-2, 2), 1), round(y + 8, 1), suit=suit))
         out.append(Piece(f"die-{suit}", "die", round(w - 22 + rng.uniform(-2, 2), 1), round(y + 38, 1), suit=suit,
-                         rank=rng.randrange(6), angle=round(rng.uniform(0, 90), 1)))
+                         rank=rng.randrange(6), angle=_deg(rng.uniform(0, 90))))
     for i in range(rng.randint(0, 4)):
         x = 30.0 + 44.0 * i + rng.uniform(-3, 3)
         face = rng.choice(("suit", "value"))
         fields = {"suit": rng.choice(suits)} if face == "suit" else {"rank": rng.randrange(6)}
         out.append(Piece(f"vote-{i}", "coin", round(x, 1), round(h - 22 + rng.uniform(-3, 3), 1), face=face,
-                         angle=round(rng.uniform(0, 360), 1), **fields))
+                         angle=_deg(rng.uniform(0, 360)), **fields))
     return out
 
 
 def iceberg_table(rng: random.Random, steps: int) -> Scene:
     """An Iceberg table after `steps` random legal actions: face-down and face-up tiles, coins
     (suit side up) on tile quarters, the die beside the board."""
-    match = new_match("iceberg", ["suns", "moons", "crowns", "arms"][:rng.choice((2, 3, 4))], seed=rng.randrange(10**6))
+    match = new_match("iceberg", ["suns", "moons", "crowns", "arms"][:rng.choice((2, 4))], seed=rng.randrange(10**6))
     for _ in range(steps):
         if match.is_over():
             break
@@ -175,15 +180,14 @@ def iceberg_table(rng: random.Random, steps: int) -> Scene:
         if p.type == "tile":
             da = rng.uniform(-2, 2)
             p = replace(p, x=round(p.x + rng.uniform(-1.5, 1.5), 1), y=round(p.y + rng.uniform(-1.5, 1.5), 1),
-                        angle=round((da + (90 * rng.randrange(4) if p.face == "up" and rng.random() < 0.3 else 0))
-                                    % 360, 1))
+                        angle=_deg(da + (90 * rng.randrange(4) if p.face == "up" and rng.random() < 0.3 else 0)))
         elif p.type == "coin":
             p = replace(p, x=round(p.x + rng.uniform(-1, 1), 1), y=round(p.y + rng.uniform(-1, 1), 1),
-                        angle=round(rng.uniform(0, 360), 1))
+                        angle=_deg(rng.uniform(0, 360)))
         pieces.append(p)
     w, h = base.area
     pieces.append(Piece("die", "die", round(w - 20, 1), round(h - 20, 1), suit=rng.choice(pp.SUITS),
-                        rank=rng.randrange(6), angle=round(rng.uniform(0, 90), 1)))
+                        rank=rng.randrange(6), angle=_deg(rng.uniform(0, 90))))
     return Scene("iceberg", tuple(pieces), base.area)
 
 
@@ -218,3 +222,9 @@ def write_set(game: str, out_dir: Path, base_seed: int = 7000) -> list[Path]:
         (out_dir / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         written.append(out_dir / f"{stem}.jpg")
     return written
+
+
+def write_all(root: Path) -> list[Path]:
+    """The default profile, then the IceFloe and Iceberg sample sets under `root`."""
+    write_default_profile()
+    return [path for game in COUNT for path in write_set(game, Path(root) / game)]

@@ -1,0 +1,105 @@
+"""Score detected piecepack scenes against their ground truth (for the benchmark and tests).
+
+Pieces are matched by type, nearest first, within `MATCH_MM`. Each matched piece is checked on
+the fields its type carries: suit, rank, face (tiles, coins) and letter (piecepack pyramids);
+a missing piece is wrong on every field it has. An image is entirely right when every piece is
+found with every field right and nothing extra is reported.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from referee.evaluate import evaluate
+from referee.scene import Piece, Scene
+
+MATCH_MM = 15.0
+FIELDS = ("suit", "rank", "face", "letter")
+
+
+def _expected(piece: Piece) -> dict:
+    """The fields of a true piece that detection must get right."""
+    out = {}
+    if piece.suit is not None and not (piece.type == "coin" and piece.face == "value"):
+        out["suit"] = piece.suit
+    if piece.rank is not None and not (piece.type == "coin" and piece.face == "suit"):
+        out["rank"] = piece.rank
+    if piece.type in ("tile", "coin"):
+        out["face"] = piece.face
+    if piece.type == "pp_pyramid":
+        out["letter"] = piece.size
+    return out
+
+
+def _seen(piece: Piece, name: str):
+    return piece.size if name == "letter" else getattr(piece, name)
+
+
+@dataclass
+class Score:
+    """Counts over one or more images: per field (right, total), pieces, misses, extras."""
+
+    right: Counter = field(default_factory=Counter)
+    total: Counter = field(default_factory=Counter)
+    pieces: int = 0
+    missing: int = 0
+    extra: int = 0
+    images: int = 0
+    images_right: int = 0
+    position_mm: list = field(default_factory=list)
+    mistakes: list = field(default_factory=list)
+
+    def add(self, other: "Score") -> None:
+        self.right.update(other.right)
+        self.total.update(other.total)
+        for name in ("pieces", "missing", "extra", "images", "images_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.position_mm += other.position_mm
+        self.mistakes += other.mistakes
+
+    def rate(self, name: str) -> float:
+        return self.right[name] / self.total[name] if self.total[name] else 1.0
+
+
+def score(truth: Scene, detected: Scene) -> Score:
+    """Match detections to true pieces of the same type and count what is right."""
+    pairs = sorted((math.hypot(t.x - d.x, t.y - d.y), i, j)
+                   for i, t in enumerate(truth.pieces) for j, d in enumerate(detected.pieces)
+                   if t.type == d.type and math.hypot(t.x - d.x, t.y - d.y) <= MATCH_MM)
+    match, used = {}, set()
+    for _, i, j in pairs:
+        if i not in match and j not in used:
+            match[i] = j
+            used.add(j)
+    s = Score(images=1, pieces=len(truth.pieces), extra=len(detected.pieces) - len(used))
+    s.mistakes += [f"extra {d.type} at ({d.x:.0f}, {d.y:.0f})" for j, d in enumerate(detected.pieces)
+                   if j not in used]
+    for i, t in enumerate(truth.pieces):
+        expected = _expected(t)
+        s.total.update(expected.keys())
+        if i not in match:
+            s.missing += 1
+            s.mistakes.append(f"missing {t.type} {t.id}")
+            continue
+        d = detected.pieces[match[i]]
+        s.position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
+        wrong = [name for name, value in expected.items() if _seen(d, name) != value]
+        s.right.update(name for name in expected if name not in wrong)
+        s.mistakes += [f"{t.id}: {name} {_seen(d, name)!r}, truth {expected[name]!r}" for name in wrong]
+    s.images_right = int(not s.mistakes)
+    return s
+
+
+def floes(scene: Scene) -> dict:
+    """An IceFloe report's floes keyed by the tile's face: (cell, weight, pyramids by kind),
+    cells counted from the grid's top-left tile (so a scene without `grid_origin` compares)."""
+    plain = Scene(scene.game, scene.pieces, scene.area)
+    report = evaluate(plain).to_dict()
+    by_id = scene.by_id()
+    out = {}
+    for tid, floe in report["status"]["floes"].items():
+        tile = by_id[tid]
+        kinds = sorted((by_id[p].suit, by_id[p].size) for p in floe["pyramids"])
+        out[(tile.suit, tile.rank)] = (tuple(floe["cell"]), floe["weight"], tuple(kinds))
+    return out
