@@ -159,12 +159,12 @@ def _draw_pieces(image: np.ndarray, looks: list[Look], cam: Camera, config: Rend
                   material.opacity * gain, spec * colour)
             continue
         lit = albedo * (light.ambient + light.key * 1.4 * diffuse) * colour
-        reflect = material.opacity * lit + spec * colour
+        reflect = material.opacity * lit
         transmit = (1 - material.opacity) * np.array(material.tint, np.float32)
         if not facing:
             reflect = reflect * 0.5
         poly = cam.project(pts, distort=False)
-        _blend_polygon(image, poly, reflect, transmit)
+        _blend_polygon(image, poly, reflect, transmit, spec * colour)
         if material.edge and facing:
             _edges(image, poly, material.edge * colour)
 
@@ -184,8 +184,11 @@ def _edges(image: np.ndarray, poly: np.ndarray, add: np.ndarray) -> None:
     image[y0:y1, x0:x1] += m * add
 
 
-def _blend_polygon(image: np.ndarray, poly: np.ndarray, add: np.ndarray, keep: np.ndarray) -> None:
-    """image = image * (1 - m) + m * (image * keep + add) inside the anti-aliased polygon."""
+def _blend_polygon(image: np.ndarray, poly: np.ndarray, add: np.ndarray, keep: np.ndarray,
+                   highlight: np.ndarray | None = None) -> None:
+    """image = image * (1 - m) + m * (image * keep + add) inside the anti-aliased polygon, plus
+    a `highlight`: the reflection of the lamp, a small soft spot near the face's middle (a flat
+    face mirrors a small light over a small patch, not over all of it)."""
     h, w = image.shape[:2]
     x0, y0 = np.floor(poly.min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 2
@@ -197,6 +200,12 @@ def _blend_polygon(image: np.ndarray, poly: np.ndarray, add: np.ndarray, keep: n
     cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, SUB)
     m = mask.astype(np.float32)[..., None] / 255.0
     crop = image[y0:y1, x0:x1]
+    if highlight is not None and float(highlight.max()) > 0.01:
+        spot = np.zeros(mask.shape, np.float32)
+        cx, cy = poly.mean(axis=0) - (x0, y0)
+        sigma = 0.12 * np.sqrt(max(1.0, float(mask.sum()) / 255.0))
+        cv2.circle(spot, (int(round(cx)), int(round(cy))), max(1, int(round(sigma))), 1.0, -1, cv2.LINE_AA)
+        add = add + cv2.GaussianBlur(spot, (0, 0), max(0.5, sigma))[..., None] * highlight
     image[y0:y1, x0:x1] = crop * (1 - m) + m * (crop * keep + add)
 
 
