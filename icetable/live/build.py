@@ -38,12 +38,13 @@ def projector(cal: Calibration):
 
 
 def live_loop(source, cal: Calibration, game: str, players: list[str], link, options: dict | None = None,
-              config: SettleConfig = SettleConfig(), picture_every: float | None = 0.4) -> LiveLoop:
-    """A loop watching `source` for the table behind `link`."""
-    detector = Detector(cal)
+              config: SettleConfig = SettleConfig(), picture_every: float | None = 0.4, read=None) -> LiveLoop:
+    """A loop watching `source` for the table behind `link` (`read` replaces the detector)."""
     area = tuple(cal.layout.area)
-    settler = Settler(locator(cal), lambda frame: detector.detect(frame, game), area, config,
-                      fps=getattr(source, "fps", 30.0))
+    if read is None:
+        detector = Detector(cal)
+        read = lambda frame: detector.detect(frame, game)     # noqa: E731
+    settler = Settler(locator(cal), read, area, config, fps=getattr(source, "fps", 30.0))
     judge = judge_for(game, players, area, options)
     tracker = Tracker(inventory=judge.inventory)
     return LiveLoop(Watched(source), settler, tracker, judge, link, game, projector(cal), picture_every)

@@ -30,7 +30,8 @@ def bundled(game: str) -> Path:
 class Demo:
     """One demo table playing one recording."""
 
-    def __init__(self, app: Flask, folder: Path, picture_every: float | None = 0.4, video: Path | None = None):
+    def __init__(self, app: Flask, folder: Path, picture_every: float | None = 0.4, video: Path | None = None,
+                 read=None):
         self.app, self.folder = app, Path(folder)
         self.truth = load_truth(self.folder)
         self.host = app.test_client()
@@ -51,7 +52,8 @@ class Demo:
         cal = load_calibration(self.folder / "calibration.json")
         source = open_source(str(video or self.folder / "recording.mp4"))
         self.loop = live_loop(source, cal, self.truth["game"], self.truth["players"], self.link,
-                              self.truth["options"], picture_every=picture_every)
+                              self.truth["options"], picture_every=picture_every, read=read)
+        self.phone_actions = list(self.truth.get("phone", []))
 
     @property
     def table_url(self) -> str:
@@ -59,9 +61,21 @@ class Demo:
 
     def play(self, realtime: bool = False, speed: float = 1.0, stop=None) -> dict:
         """Run the recording to its end, end the game, and return the final state of the table."""
-        self.loop.run(realtime=realtime, speed=speed, stop=stop)
+        self.loop.run(realtime=realtime, speed=speed, stop=stop, between=self._phones)
         self.host.post(f"/t/{self.code}/host/end", json={})
         return self.state()
+
+    def _phones(self) -> None:
+        """Each simulated phone makes its next recorded action as soon as the game asks for it."""
+        while self.phone_actions:
+            action = self.phone_actions[0]
+            game = self.state().get("game") or {}
+            if action["player"] not in game.get("to_act", []):
+                return
+            r = self.phones[action["player"]].post(f"/t/{self.code}/act", json=action)
+            if r.status_code != 200:
+                return
+            self.phone_actions.pop(0)
 
     def state(self) -> dict:
         return self.host.get(f"/t/{self.code}/state").get_json()

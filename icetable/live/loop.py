@@ -81,13 +81,15 @@ class LiveLoop:
         self.busy += time.perf_counter() - start
         return True
 
-    def run(self, realtime: bool = False, speed: float = 1.0, stop=None) -> None:
+    def run(self, realtime: bool = False, speed: float = 1.0, stop=None, between=None) -> None:
         """Step until the source ends (or `stop` is set); `realtime` paces a file to its clock
-        (times `speed`)."""
+        (times `speed`); `between()` is called after every frame."""
         began = time.monotonic()
         while stop is None or not stop.is_set():
             if not self.step():
                 break
+            if between is not None:
+                between()
             if realtime and not getattr(self._inner(), "live", True):
                 ahead = self.settler.frames / (self._fps() * speed) - (time.monotonic() - began)
                 if ahead > 0:

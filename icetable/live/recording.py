@@ -13,10 +13,12 @@ calibration a user would have made for that camera.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+from shapely.geometry import LineString
 
 from calibration.calibfile import Calibration, save
 from calibration.layout import cards_layout
@@ -68,8 +70,9 @@ def _arm(cam: Camera, start, end, size) -> np.ndarray:
 
 
 def _with_arm(table: np.ndarray, arm: np.ndarray) -> np.ndarray:
-    shadow = cv2.GaussianBlur(np.roll(arm, (int(arm.shape[0] * 0.04), int(arm.shape[1] * 0.03)), (0, 1)),
-                              (0, 0), arm.shape[1] / 90)
+    h, w = arm.shape
+    shift = np.float32([[1, 0, w * 0.03], [0, 1, h * 0.04]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(arm, shift, (w, h)), (0, 0), w / 90)
     img = table.astype(np.float32) * (1 - 0.4 * shadow)[..., None]
     ys = np.linspace(0.85, 1.1, arm.shape[0], dtype=np.float32)[:, None, None]
     skin = np.array(SKIN[::-1], np.float32) * 255 * 0.95 * ys
@@ -83,52 +86,63 @@ def _entry(side: str, target, area) -> tuple[float, float]:
     return {"top": (x, -260.0), "bottom": (x, h + 260.0), "left": (-260.0, y), "right": (w + 260.0, y)}[side]
 
 
-def _covers(arm_end, start, piece: Piece) -> bool:
-    """True when the arm (as a band on the table) touches the piece."""
-    from shapely.geometry import LineString
-    band = LineString([start, arm_end]).buffer(ARM_WIDTH / 2 + 8.0)
-    return band.intersects(footprint(piece, DEFAULT))
+def _band(start, end):
+    """The arm as a band on the table (mm)."""
+    return LineString([start, end]).buffer(ARM_WIDTH / 2 + 8.0)
 
 
-def frames(script: Script, cam: Camera, fps: float, seed: int = 3):
-    """Yield (BGR frame, time s, index of the step let go in this frame or None)."""
-    area = script.area
-    layout = cards_layout(*area)
-    config = random_config(seed, area, cam.size, light="daylight", camera=cam)
-    rendered = [render(t, layout, config).image for t in script.scenes]
-    rng = np.random.default_rng(seed)
-    noise = [rng.normal(0, 1.2, rendered[0].shape).astype(np.float32) for _ in range(3)]
-    n = 0
+@dataclass(frozen=True)
+class Moment:
+    """One frame of a recording: the table shown (index into the script's scenes), the arm
+    (start, end) in table mm or None, and the step let go in this frame (or None)."""
 
-    def emit(img):
-        nonlocal n
-        out = np.clip(img.astype(np.float32) + noise[n % 3], 0, 255).astype(np.uint8)
-        n += 1
-        return out, (n - 1) / fps
+    scene: int
+    arm: tuple | None = None
+    let_go: int | None = None
 
+    def covered(self, piece: Piece) -> bool:
+        """True when the arm is over the piece."""
+        return self.arm is not None and _band(*self.arm).intersects(footprint(piece, DEFAULT))
+
+
+def timeline(script: Script, fps: float):
+    """The moments of the recording, frame by frame: a quiet table, the arm reaching in over the
+    table before the step, holding over the table after it, leaving."""
     for k, step in enumerate(script.steps):
-        before, after = rendered[k], rendered[k + 1]
         target = (step.piece.x, step.piece.y)
-        start = _entry(step.side, target, area)
+        start = _entry(step.side, target, script.area)
         for _ in range(int(QUIET * fps)):
-            yield emit(before) + (None,)
+            yield Moment(k)
         reach = max(2, int(REACH * fps))
         for i in range(reach):
             f = (i + 1) / reach
-            end = (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f)
-            yield emit(_with_arm(before, _arm(cam, start, end, cam.size))) + (None,)
+            yield Moment(k, (start, (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f)))
         for _ in range(max(1, int(HOLD * fps))):
-            yield emit(_with_arm(after, _arm(cam, start, target, cam.size))) + (None,)
+            yield Moment(k + 1, (start, target))
         leave = max(2, int(LEAVE * fps))
         released = False
         for i in range(leave):
             f = (i + 1) / leave
-            end = (target[0] + (start[0] - target[0]) * f, target[1] + (start[1] - target[1]) * f)
-            let_go = not released and not _covers(end, start, step.piece)
+            arm = (start, (target[0] + (start[0] - target[0]) * f, target[1] + (start[1] - target[1]) * f))
+            let_go = not released and not Moment(k + 1, arm).covered(step.piece)
             released |= let_go
-            yield emit(_with_arm(after, _arm(cam, start, end, cam.size))) + ((k if let_go else None),)
+            yield Moment(k + 1, arm, k if let_go else None)
     for _ in range(int(1.5 * fps)):
-        yield emit(rendered[-1]) + (None,)
+        yield Moment(len(script.steps))
+
+
+def frames(script: Script, cam: Camera, fps: float, seed: int = 3):
+    """Yield (BGR frame, time s, moment) for the whole recording."""
+    layout = cards_layout(*script.area)
+    config = random_config(seed, script.area, cam.size, light="daylight", camera=cam)
+    rendered = [render(t, layout, config).image for t in script.scenes]
+    rng = np.random.default_rng(seed)
+    noise = [rng.normal(0, 1.2, rendered[0].shape).astype(np.float32) for _ in range(3)]
+    for n, moment in enumerate(timeline(script, fps)):
+        img = rendered[moment.scene]
+        if moment.arm is not None:
+            img = _with_arm(img, _arm(cam, *moment.arm, cam.size))
+        yield np.clip(img.astype(np.float32) + noise[n % 3], 0, 255).astype(np.uint8), n / fps, moment
 
 
 def make_recording(out_dir: Path, script: Script, size=(1280, 720), fps: float = 15.0, seed: int = 3) -> Path:
@@ -141,10 +155,10 @@ def make_recording(out_dir: Path, script: Script, size=(1280, 720), fps: float =
     video = out_dir / "recording.mp4"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
     let_go = {}
-    for img, t, k in frames(script, cam, fps, seed):
+    for img, t, moment in frames(script, cam, fps, seed):
         writer.write(img)
-        if k is not None:
-            let_go[k] = round(t, 3)
+        if moment.let_go is not None:
+            let_go[moment.let_go] = round(t, 3)
     writer.release()
     truth = {"format": FORMAT, "game": script.game, "players": script.players, "area": list(script.area),
              "fps": fps, "size": list(size), "seed": script.seed, "options": script.options,
