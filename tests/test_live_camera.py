@@ -144,3 +144,34 @@ def test_trouble_reaches_the_table_page_and_no_game_state_is_lost(tmp_path):
     scene = host.get(f"/t/{code}/state").get_json()
     assert scene["warnings"] == []
     assert loop.judge.match.stash["red"][("red", 3)] == 4 and loop.judge.match.stash["blue"][("blue", 2)] == 4
+
+
+def test_host_corrects_a_misread_piece_and_the_referee_follows(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
+    host = app.test_client()
+    code = host.post("/tables", json={"game": "icehouse"}).get_json()["code"]
+    token = host.get_cookie(HOST_COOKIE.format(code=code), path=f"/t/{code}").value
+    judge = IcehouseJudge(["red", "blue"], AREA)
+    frames = [frame([RED], seed=i) for i in range(40)]
+    loop = LiveLoop(Watched(Script(frames), clock=Clock()), Settler(lambda img: homography(), read_blobs, AREA),
+                    Tracker(), judge, InProcess(app, code, token), "icehouse", picture_every=None)
+    for _ in range(10):
+        loop.step()
+    assert judge.match.pieces["red-3-1"].color == "red"
+    r = host.post(f"/t/{code}/camera/correct", json={"id": "red-3-1", "color": "blue", "size": 3})
+    assert r.status_code == 202
+    loop.last_contact = -1e9          # the loop asks for corrections now
+    loop.step()
+    assert judge.match.pieces["red-3-1"].color == "blue"
+    assert judge.match.stash["red"][("red", 3)] == 5 and judge.match.stash["blue"][("blue", 3)] == 4
+    assert judge.match.played_by["red-3-1"] == "blue"
+    assert loop.tracker.pieces["red-3-1"].color == "blue"
+    loop.settler.recheck()            # the camera reads it again (still as red): the host's word stays
+    for _ in range(6):
+        loop.step()
+    assert loop.settler.reads >= 2
+    assert loop.tracker.pieces["red-3-1"].color == "blue" and len(loop.tracker.pieces) == 1
+    posted = host.get(f"/t/{code}/state").get_json()
+    assert posted["camera_scores"] == {"red": 0, "blue": 3}
+    stranger = app.test_client().post(f"/t/{code}/camera/correct", json={"id": "red-3-1", "color": "red"})
+    assert stranger.status_code == 403

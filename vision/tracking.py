@@ -6,7 +6,8 @@ greedily by distance. What is left over becomes events: `placed`, `removed`, `mo
 whose position or pose changed), `slid` (a tile that moved), `flipped` (a tile turned over where
 it lay).
 
-The game is a check on vision: a piece cannot change colour or size where it lies, and the
+The game is a check on vision: a piece cannot change colour or size where it lies (and a piece
+the host confirmed or corrected keeps what the host said), and the
 number of pieces of each identity is known (`inventory`). A reading that contradicts either is
 held: it becomes an event only after `hold` consecutive readings agree, so a misread that a
 second look corrects never reaches the referee.
@@ -82,6 +83,12 @@ class Tracker:
         `hold` readings in a row show them."""
         old = dict(self.pieces)
         pairs, gone, new = _match(list(old.values()), list(scene.pieces))
+        for o in [o for o in gone if o.extra.get("confirmed")]:
+            twin = next((n for n in new if _same_spot(o, n)), None)
+            if twin is not None:         # the host said what this piece is: a reading does not change it
+                gone.remove(o)
+                new.remove(twin)
+                pairs.append((o, replace(o, x=twin.x, y=twin.y, heading=twin.heading)))
         events = []
         for before, now in pairs:
             piece = replace(now, id=before.id)

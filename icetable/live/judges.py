@@ -10,12 +10,11 @@ when no legal action explains it.
 from __future__ import annotations
 
 import copy
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.icehouse.match import IcehouseMatch
 from referee.match import IllegalAction
-from referee.scene import Scene
+from referee.scene import Piece, Scene
 from vision.tracking import Event
 
 PHYSICAL = {"place", "move", "slide", "remove_empty", "flip", "bump"}   # actions the camera sees
@@ -58,6 +57,21 @@ class IcehouseJudge:
         out.warnings += self.match.crashes(seen)
         out.scene = self.match.scene()
         return out
+
+    def correct(self, was: Piece, now: Piece) -> None:
+        """The host's correction of a played piece: the misread piece goes back to its stash pad
+        and the real one is taken from the pad that holds it."""
+        if was.id not in self.match.pieces:
+            return
+        if (now.color, now.size) != (was.color, was.size):
+            owner = self._owner(now.color, now.size)
+            if owner is None:
+                return
+            self.match.stash[self.match.played_by[was.id]][(was.color, was.size)] += 1
+            self.match.stash[owner][(now.color, now.size)] -= 1
+            self.match.played_by[was.id] = owner
+        self.match.pieces[was.id] = replace(self.match.pieces[was.id], color=now.color, size=now.size,
+                                            pose=now.pose, heading=now.heading)
 
     def _owner(self, color: str, size: int) -> str | None:
         """The player whose stash holds a piece of this colour and size (its colour first)."""
@@ -116,7 +130,8 @@ class TurnJudge:
 
     @staticmethod
     def _mismatch(match, seen: Scene) -> list[dict]:
-        return [w for w in match._compare(seen)] if hasattr(match, "_compare") else []
+        """The match's own comparison of its board with the camera's table."""
+        return match._compare(seen) if hasattr(match, "_compare") else []
 
     @staticmethod
     def _explain(match, seen: Scene) -> dict | None:
@@ -141,7 +156,3 @@ def judge_for(game: str, players: list[str], area=None, options: dict | None = N
     if game == "icehouse":
         return IcehouseJudge(players, area, options)
     return TurnJudge(game)
-
-
-def warning_counts(warnings: list[dict]) -> Counter:
-    return Counter(w.get("code") for w in warnings)

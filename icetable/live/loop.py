@@ -22,6 +22,7 @@ from vision.settle import Settler
 from vision.tracking import Event, Tracker
 
 PICTURE_WIDTH = 960
+CONTACT_EVERY = 1.0      # seconds between status posts when no picture is sent
 
 
 @dataclass
@@ -49,6 +50,7 @@ class LiveLoop:
         self.busy = 0.0                  # seconds spent in step()
         self.status = ("starting", "")
         self.last_picture = -1e9
+        self.last_contact = -1e9
         self.warnings: list[dict] = []
         self.report: dict = {}
         self.last_scene = None
@@ -77,6 +79,8 @@ class LiveLoop:
                 self._judge(events, reading.scene, grab.t, start)
         if self.picture_every is not None and time.monotonic() - self.last_picture >= self.picture_every:
             self._picture(grab.frame)
+        elif time.monotonic() - self.last_contact >= CONTACT_EVERY:
+            self._send(*self.status)          # no picture wanted: still hear the host's corrections
         self.frame = grab.frame
         self.busy += time.perf_counter() - start
         return True
@@ -135,6 +139,7 @@ class LiveLoop:
 
     def _send(self, *args) -> None:
         """Send to the table page; a refused post (the app busy) is simply tried again later."""
+        self.last_contact = time.monotonic()
         try:
             self._apply_corrections(self.link.camera(*args))
         except LinkError:
@@ -165,7 +170,8 @@ class LiveLoop:
             if piece is None:
                 continue
             fields = {k: v for k, v in fix.items() if k not in ("id", "confirm")}
-            fixed = replace(piece, **fields, confidence=1.0, extra={**piece.extra, "uncertain": False})
+            fixed = replace(piece, **fields, confidence=1.0, extra={**piece.extra, "uncertain": False,
+                                                                    "confirmed": True})
             self.tracker.pieces[fix["id"]] = fixed
             if hasattr(self.judge, "correct"):
                 self.judge.correct(piece, fixed)
