@@ -15,7 +15,7 @@ import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
 from calibration.colors import ColorProfile
-from vision.segment import Segmentation, level_of
+from vision.segment import Segmentation, fill_holes, level_of
 from vision.solids import lying_pyramid, standing_pyramid
 from vision.topview import TopView
 
@@ -24,6 +24,7 @@ MARGIN = 14                # px around a blob's box for silhouettes that overhan
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
 RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined before choosing
 STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
+HALF = 0.5                 # a coloured piece's edge: where its contrast is half its inside's
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
 COLOURED_SHARE = 0.08       # share of coloured pixels that makes a piece coloured, not pale
 SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
@@ -142,6 +143,8 @@ class PyramidClassifier:
                     name = _pale_colour(seg.features[y0:y1, x0:x1], part)
                 if name == "clear":   # its bright edge lines bleed outward by about a pixel
                     part = cv2.erode(part, np.ones((3, 3), np.uint8))
+                elif name != "white":
+                    part = _half_contrast(part, seg.features[y0:y1, x0:x1])
                 out += self._explain(fitter, part, (x0, y0), name, share)
         return out
 
@@ -278,6 +281,17 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
     d = pts - c
     mu20, mu02, mu11 = (d[:, 0] ** 2).mean(), (d[:, 1] ** 2).mean(), (d[:, 0] * d[:, 1]).mean()
     return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
+
+
+def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """The part cut where the piece's contrast with the table falls to half of its inside (the
+    low foreground threshold takes the blurred rim too, which makes small pieces look bigger)."""
+    strength = np.sqrt((features * features).sum(axis=2))
+    core = cv2.erode(part, np.ones((5, 5), np.uint8))
+    if np.count_nonzero(core) < 10:
+        return part
+    cut = part & (strength >= HALF * float(np.median(strength[core > 0]))).astype(np.uint8)
+    return fill_holes(cut * 255) // 255
 
 
 def _dominant(blob: np.ndarray, colours: np.ndarray, n_colours: int, pale: list):
