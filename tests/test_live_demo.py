@@ -79,3 +79,17 @@ def test_table_page_gets_the_picture_and_the_overlay(icehouse):
     assert all(0 <= x <= w and 0 <= y <= h for s in pieces for x, y in s["points"])
     page = host.get(f"/t/{demo.code}/camera/view")
     assert page.status_code == 200 and b"overlay.js" in page.data
+
+
+def test_demo_command_headless_prints_events_and_matching_scores(tmp_path, capsys):
+    from icetable.cli import main
+    assert main(["demo", "--no-serve", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "placed" in out and "warnings: crash" in out
+    assert out.strip().splitlines()[-1].endswith("matched)")
+
+
+def test_demo_command_refuses_a_folder_that_is_not_a_recording(tmp_path, capsys):
+    from icetable.cli import main
+    assert main(["demo", "--no-serve", "--recording", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
+    assert "not a recording" in capsys.readouterr().err

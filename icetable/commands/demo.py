@@ -41,18 +41,10 @@ def run(args) -> int:
     if args.speed <= 0:
         raise UserError(f"--speed {args.speed}: must be positive")
     folder = _folder(args)
-    data = Path(args.data_dir)
-    try:
-        data.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"--data-dir {data}: {exc.strerror}") from None
-    from icetable.commands.serve import lan_address
+    from icetable.commands.serve import open_app
     from icetable.live.demo import Demo
-    from webapp import create_app
 
-    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    public = (args.public_url or f"http://{host}:{args.port}").rstrip("/")
-    app = create_app({"DATA_DIR": str(data.resolve()), "PUBLIC_URL": public})
+    app, public = open_app(args)
     try:
         demo = Demo(app, folder, picture_every=None if args.no_serve else 0.4)
     except ValueError as exc:
