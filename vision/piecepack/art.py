@@ -1,8 +1,9 @@
 """The piecepack's own printed face art, as albedo textures (linear RGB 0..1, rows along -y).
 
 Suits: suns red, moons black, crowns green, arms blue. Ranks 0 (null), 1 (ace, drawn "A"),
-2..5. Tile faces carry the rank large at the centre and a suit-and-rank index in two opposite
-corners (so a pyramid standing on the centre does not hide the tile's identity); tile backs
+2..5. Tile faces carry the rank large at the centre, small at the middle of two opposite edges, and
+the suit in two opposite corners (so pyramids standing on the centre or the corners do not
+hide the tile's identity); tile backs
 are the same stock with a cross splitting the four quarters and small crosses. Coins show the
 suit in colour on one side and the value in black on the other, each with a direction mark;
 dice are solid suit colour with a cream glyph. Every stroke is at most ~2 mm wide and every
@@ -93,16 +94,15 @@ def _border(img: np.ndarray, width_mm: float) -> None:
 
 @lru_cache(maxsize=None)
 def tile_face(suit: str, rank: int, side: float = 50.8) -> np.ndarray:
-    """A tile's face: rank at the centre, index (suit over rank) in the top-left and, turned,
-    bottom-right corners."""
+    """A tile's face: rank at the centre, repeated small at the middle of the top and (turned)
+    bottom edges, with the suit symbol in the top-left and bottom-right corners."""
     img = _canvas(side, STOCK)
     _border(img, 0.8)
     colour = SUIT_RGB[suit]
     glyph(img, RANK_TEXT[rank], side / 2, side / 2, 20.0, colour, 2.0)
-    for turn, (ix, iy) in ((0, (7.0, 6.5)), (180, (side - 7.0, side - 6.5))):
-        sign = 1 if turn == 0 else -1
+    for turn, (ix, iy) in ((0, (6.5, 6.5)), (180, (side - 6.5, side - 6.5))):
         suit_symbol(img, suit, ix, iy, 6.5)
-        glyph(img, RANK_TEXT[rank] or "o", ix, iy + sign * 9.0, 6.5, colour, 1.3, turn)
+        glyph(img, RANK_TEXT[rank] or "o", side / 2, iy, 7.5, colour, 1.5, turn)
     return img
 
 

@@ -37,8 +37,7 @@ SHIFT = 2                  # this many pixels, when the coarse match is less sur
 SURE = 0.5
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
-RIVAL_IOU = 0.06           # a die and a pyramid this close in overlap are told apart by facets
-FACET_SPREAD = 0.2         # log brightness spread of a pyramid's four faces
+RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)
 STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
 
@@ -243,17 +242,16 @@ class PiecepackDetector:
         found in front of them left out of the overlap."""
         s = pv.top.mm_per_px
         covered = np.zeros(classes.shape, np.uint8)
-        level = pv.logratio.mean(axis=2)
         out, pending = [], []
         suited = np.isin(classes, SUIT_IDS).astype(np.uint8) * 255
         for blob in _blobs(_solid(suited, s), MIN_PIECE_MM2 / s ** 2, ""):
             for part in self._by_suit(blob, classes, s):
-                whole = self._fit_standing(pv, part, tiles, classes, level)
+                whole = self._fit_standing(pv, part, tiles)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
                     self._accept(whole, part, out, covered)
                     continue
                 for piece in split(part, 9.0 / s, 4.0 / s):
-                    found = self._fit_standing(pv, piece, tiles, classes, level)
+                    found = self._fit_standing(pv, piece, tiles)
                     if found is not None and found[1].iou >= MIN_IOU:
                         self._accept(found, piece, out, covered)
                     else:
@@ -261,7 +259,7 @@ class PiecepackDetector:
         hidden = cv2.dilate(covered, np.ones((3, 3), np.uint8))
         for part in pending:
             x0, y0, x1, y1 = part.box
-            found = self._fit_standing(pv, part, tiles, classes, level, hidden[y0:y1, x0:x1])
+            found = self._fit_standing(pv, part, tiles, hidden[y0:y1, x0:x1])
             if found is not None and found[1].iou >= MIN_IOU:
                 self._accept(found, part, out, covered)
         return out, covered
@@ -290,7 +288,7 @@ class PiecepackDetector:
         x0, y0, x1, y1 = blob.box
         covered[y0:y1, x0:x1] |= cv2.dilate(fit.mask, np.ones((5, 5), np.uint8))
 
-    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, classes, level, hidden=None):
+    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden=None):
         rows, cols = np.nonzero(blob.mask)
         if len(rows) * pv.top.mm_per_px ** 2 < MIN_PIECE_MM2:
             return None
@@ -300,12 +298,10 @@ class PiecepackDetector:
         if not fits:
             return None
         fit = fits[0]
-        rival = next((f for f in fits[1:] if {f.shape.type, fit.shape.type} == {"die", "pp_pyramid"}
-                      and f.iou > fit.iou - RIVAL_IOU), None)
-        if rival is not None:   # on a tile, a pyramid; off the board, a die unless clearly faceted
-            pyramid, die = (fit, rival) if fit.shape.type == "pp_pyramid" else (rival, fit)
-            suit = classes == SUIT_IDS[pp.SUITS.index(blob.label)]
-            fit = pyramid if z0 > 0 or self._faceted(pv, pyramid, z0, suit, level) else die
+        # Shapes about as good: on a tile a piecepack pyramid stands, off the board a die or pawn.
+        close = [f for f in fits if f.iou > fits[0].iou - RIVAL_IOU]
+        preferred = [f for f in close if (f.shape.type == "pp_pyramid") == (z0 > 0)]
+        fit = preferred[0] if preferred else fits[0]
         fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
         if fit.shape.type == "pp_pyramid":
             fields.update(size=fit.shape.size, pose="standing")
@@ -315,37 +311,13 @@ class PiecepackDetector:
         fields.setdefault("confidence", round(_iou_conf(fit.iou), 2))
         return fields, fit
 
-    def _faceted(self, pv: PlaneView, fit, z0: float, suit_mask: np.ndarray, level: np.ndarray) -> bool:
-        """Whether the piece shows four differently lit faces meeting at an apex (a pyramid)
-        rather than one flat top (a die): the spread of the faces' median brightness."""
-        base = self.dims.pp_pyramid_base[fit.shape.size]
-        apex = on_plane(np.array([[fit.x, fit.y]]), pv.centre, z0 + self.dims.pp_pyramid_height[fit.shape.size],
-                        pv.height)[0]
-        corners = on_plane(square(fit.x, fit.y, base, fit.yaw), pv.centre, z0, pv.height)
-        h, w = level.shape
-        medians = []
-        for i in range(4):
-            tri = np.array([corners[i], corners[(i + 1) % 4], apex])
-            px = pv.px(tri)
-            x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
-            x1, y1 = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 1, (w, h))
-            if x1 <= x0 or y1 <= y0:
-                continue
-            m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            cv2.fillConvexPoly(m, np.round(cv2.convexHull((px - (x0, y0)).astype(np.float32)) * 8).astype(np.int32),
-                               1, cv2.LINE_8, 3)
-            m = cv2.erode(m, np.ones((3, 3), np.uint8)) & suit_mask[y0:y1, x0:x1]
-            if np.count_nonzero(m) >= 8:
-                medians.append(float(np.median(level[y0:y1, x0:x1][m > 0])))
-        return len(medians) >= 3 and max(medians) - min(medians) > FACET_SPREAD
-
     def _read_die(self, pv: PlaneView, fit, z0: float, suit: str) -> tuple[int, float]:
         n = next(iter(self.profile.dice.values())).shape[0]
         top = on_plane(np.array([[fit.x, fit.y]]), pv.centre, z0 + self.dims.die, pv.height)[0]
         own = {name for name in self._dice[0] if name.startswith(suit + "-")}
         name, _, conf = _match_shifted(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM, np.ones((n, n), bool),
                                           self._dice, own or None, 3,
-                                          lambda p: p - np.median(p.reshape(-1, 3), axis=0))[:3]
+                                          lambda p: p - np.median(p.reshape(-1, 3), axis=0), cosine=False)[:3]
         return int(name.split("-")[1]), conf
 
     # --- coins -----------------------------------------------------------------------------------
@@ -359,8 +331,7 @@ class PiecepackDetector:
             parts = split(blob, 14.0 / s, 6.0 / s) if np.count_nonzero(blob.mask) * s * s > 1.5 * math.pi * r * r \
                 else [blob]
             for part in parts:
-                dt = cv2.distanceTransform(part.mask, cv2.DIST_L2, 5)
-                row, col = np.unravel_index(int(np.argmax(dt)), dt.shape)
+                col, row = _disc_centre(part.mask, self.dims.coin / s)
                 seen_at = pv.mm(col + part.box[0], row + part.box[1])
                 on = _over_tile(seen_at, tiles, self.dims.tile)
                 height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
@@ -401,6 +372,18 @@ def _over_tile(xy, tiles: list[dict], side: float) -> bool:
     return False
 
 
+def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
+    """Where a disc of the coin's size fits the blob best (its side, seen beyond the top on
+    one side, does not pull the centre as it pulls the centroid): (col, row) in the crop."""
+    r = int(math.ceil(diameter_px / 2))
+    disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+    cv2.circle(disc, (r * 8, r * 8), int(round(diameter_px / 2 * 8)), 1.0, -1, cv2.LINE_AA, 3)
+    padded = cv2.copyMakeBorder(mask.astype(np.float32), r, r, r, r, cv2.BORDER_CONSTANT, value=0)
+    fit = cv2.matchTemplate(padded, disc, cv2.TM_SQDIFF)
+    row, col = np.unravel_index(int(np.argmin(fit)), fit.shape)
+    return float(col), float(row)
+
+
 def _iou_conf(iou: float) -> float:
     return float(np.clip((iou - 0.5) / 0.35, 0.05, 1.0))
 
@@ -432,17 +415,22 @@ def _subset(turned, allowed):
     return [names[i] for i in keep], stack[rows], squares[rows]
 
 
-def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
-    """The template nearest any of `patches` (S, n, n, 3) by 1 - cosine similarity over the
-    `seen` pixels (blind to the contrast of the print): (name, turn, confidence, error,
-    [(name, turn)] best first); confidence from the margin to the best other name."""
+def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cosine: bool = True) -> tuple:
+    """The template nearest any of `patches` (S, n, n, 3) over the `seen` pixels, by 1 - cosine
+    similarity (blind to the contrast of the print) or, for faces that may be blank, by mean
+    squared difference: (name, turn, confidence, error, [(name, turn)] best first);
+    confidence from the margin to the best other name."""
     names, stack, squares = _subset(turned, allowed)
     turns = len(stack) // len(names)
     w = np.repeat(seen.reshape(-1, 1).astype(np.float32), 3, axis=1).reshape(-1)
     f = patches.reshape(len(patches), -1).astype(np.float32)
     num = (f * w) @ stack.T
-    norms = np.sqrt(np.maximum(((f * f) @ w)[:, None] * (squares @ w)[None, :], 1e-12))
-    per_name = (1.0 - num / norms).min(axis=0).reshape(len(names), turns)
+    if cosine:
+        norms = np.sqrt(np.maximum(((f * f) @ w)[:, None] * (squares @ w)[None, :], 1e-12))
+        err = 1.0 - num / norms
+    else:
+        err = (((f * f) @ w)[:, None] - 2 * num + (squares @ w)[None, :]) / max(1.0, float(w.sum()))
+    per_name = err.min(axis=0).reshape(len(names), turns)
     best = per_name.min(axis=1)
     order = np.argsort(best)
     first = int(order[0])
@@ -458,14 +446,14 @@ def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
 
 
 def _match_shifted(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float, seen, turned,
-                   allowed=None, reach: int = 2, normalise=None):
+                   allowed=None, reach: int = 2, normalise=None, cosine: bool = True):
     """`_match_many` of the patch at `xy` moved by up to `reach` pixels each way (the centre of
     a small piece is known to a millimetre or so)."""
     big = sample(image, pv, xy, angle, n + 2 * reach, step)
     patches = [big[dy:dy + n, dx:dx + n] for dy in range(2 * reach + 1) for dx in range(2 * reach + 1)]
     if normalise is not None:
         patches = [normalise(p) for p in patches]
-    return _match_many(np.array(patches), seen, turned, allowed)
+    return _match_many(np.array(patches), seen, turned, allowed, cosine)
 
 
 AREA_MARGIN = 12.0

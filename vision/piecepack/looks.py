@@ -18,7 +18,7 @@ from vision.piecepack.solids import (COIN_THICKNESS, PAWN_HEIGHT, circle, face_a
                                      prism, square, top_anchors)
 from vision.render import pieces
 
-TILE_SIDE = pieces.Material((0.42, 0.30, 0.18), gloss=0.1)
+TILE_SIDE = pieces.Material((0.70, 0.66, 0.56), gloss=0.1)     # the card's cut edge
 COIN_SIDE = pieces.Material((0.50, 0.34, 0.17), gloss=0.1)
 PAPER = 0.15      # gloss of printed card
 RESTING = ("pp_pyramid", "coin", "die", "pawn")

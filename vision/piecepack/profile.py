@@ -23,6 +23,9 @@ SUITS = ("suns", "moons", "crowns", "arms")
 CLASSES = ("cloth", "stock", "coin") + SUITS
 UNKNOWN = 255
 REJECT = 5.0                # Mahalanobis distance beyond which a pixel is of no class
+STOCK_PERCENTILES = (75, 97)   # the tiles' stock among the brightest pixels of a view
+MIN_STOCK_LEVEL = 0.06      # ... which must be clearly brighter than the cloth (log ratio)
+MIN_STOCK_SAMPLES = 200
 LUT_LO, LUT_HI, LUT_BINS = -3.5, 1.5, 50
 TEMPLATE_SCALE = 40.0       # log-ratio units -> uint8 steps in the stored PNGs
 TEMPLATE_ZERO = 160
@@ -43,24 +46,51 @@ class Profile:
     source: str = "default"
 
     def __post_init__(self):
-        self._lut = None
+        self._luts = None
 
     def classify(self, logratio: np.ndarray) -> np.ndarray:
-        """Class index per pixel (uint8, `UNKNOWN` when no class explains it)."""
-        if self._lut is None:
-            self._lut = self._make_lut()
-        step = (LUT_HI - LUT_LO) / LUT_BINS
-        q = np.clip(((logratio - LUT_LO) / step).astype(np.int32), 0, LUT_BINS - 1)
-        return self._lut[q[..., 0], q[..., 1], q[..., 2]]
+        """Class index per pixel (uint8, `UNKNOWN` when no class explains it). Cloth is judged
+        on the log ratio to the cloth itself; everything else after moving the frame's colours
+        so that its tile stock has the profile's colour (white balance on the tiles), which
+        cancels a cloth or a light unlike the enrolment's."""
+        if self._luts is None:
+            self._luts = self._make_luts()
+        cloth_score, object_score, objects = self._luts
+        shifted = logratio - self.stock_shift(logratio)
+        is_cloth = _lookup(cloth_score, logratio) < _lookup(object_score, shifted)
+        return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), _lookup(objects, shifted))
 
-    def _make_lut(self) -> np.ndarray:
+    def stock_shift(self, logratio: np.ndarray) -> np.ndarray:
+        """How far (log ratio per channel) the frame's tile stock lies from the profile's: the
+        stock is the brightest large area (the tiles; the mat's white paper is brighter still
+        but small). Zero when the frame shows too little of it."""
+        mean = self.colors.means[self.colors.names.index("stock")]
+        pixels = logratio[::4, ::4].reshape(-1, 3).astype(np.float64)
+        level = pixels.mean(axis=1)
+        lo, hi = np.percentile(level, STOCK_PERCENTILES)
+        near = (level >= lo) & (level <= hi)
+        if lo < MIN_STOCK_LEVEL or np.count_nonzero(near) < MIN_STOCK_SAMPLES:
+            return np.zeros(3, np.float32)
+        return (np.median(pixels[near], axis=0) - mean).astype(np.float32)
+
+    def _make_luts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Over a grid of features: the cloth's score, the best other class's score, and that
+        class (UNKNOWN beyond REJECT); a score is the Gaussian's negative log likelihood."""
         step = (LUT_HI - LUT_LO) / LUT_BINS
         c = LUT_LO + (np.arange(LUT_BINS) + 0.5) * step
         grid = np.stack(np.meshgrid(c, c, c, indexing="ij"), axis=-1).reshape(-1, 3)
-        best, dist = self.colors.classify(grid)
+        dist = self.colors.distances(grid)
+        score = dist ** 2 + self.colors.log_dets[None, :]
+        k = self.colors.names.index("cloth")
+        cloth = np.where(dist[:, k] <= REJECT, score[:, k], np.inf)
+        score[:, k] = np.inf
+        best = np.argmin(score, axis=1)
+        rows = np.arange(len(best))
         order = np.array([CLASSES.index(n) for n in self.colors.names], np.uint8)
-        out = np.where(dist <= REJECT, order[best], UNKNOWN).astype(np.uint8)
-        return out.reshape(LUT_BINS, LUT_BINS, LUT_BINS)
+        objects = np.where(dist[rows, best] <= REJECT, order[best], UNKNOWN).astype(np.uint8)
+        shape = (LUT_BINS,) * 3
+        return (cloth.reshape(shape).astype(np.float32), score[rows, best].reshape(shape).astype(np.float32),
+                objects.reshape(shape))
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "source": self.source, "colors": self.colors.to_dict(),
@@ -82,6 +112,12 @@ class Profile:
         except (KeyError, TypeError, ValueError, np.linalg.LinAlgError, cv2.error) as exc:
             raise ProfileError(f"{source}: field {name!r} is missing or malformed ({exc})") from None
         return cls(colors, source=str(data.get("source", source)), **parts)
+
+
+def _lookup(lut: np.ndarray, features: np.ndarray) -> np.ndarray:
+    step = (LUT_HI - LUT_LO) / LUT_BINS
+    q = np.clip(((features - LUT_LO) / step).astype(np.int32), 0, LUT_BINS - 1)
+    return lut[q[..., 0], q[..., 1], q[..., 2]]
 
 
 def _encode(templates: dict) -> dict:
