@@ -2,8 +2,8 @@
 // camera trouble, and (for the host) confirming or correcting a piece by touching it.
 "use strict";
 (() => {
-  const root = document.getElementById("live");
-  const code = root.dataset.code;
+  const root = document.getElementById("camera");
+  const code = root.dataset.cameraCode;
   const img = document.getElementById("camimg"), svg = document.getElementById("overlay");
   const NS = "http://www.w3.org/2000/svg";
   const COLOURS = ["red", "yellow", "blue", "green", "black", "purple", "orange", "clear", "cyan", "white"];
@@ -64,13 +64,14 @@
       const data = await r.json();
       if (!r.ok) throw new Error(data.error || r.status);
       current = data; host = data.host;
+      root.hidden = data.status === "off" && !data.size;
       document.getElementById("camstatus").textContent = data.status;
       const trouble = document.getElementById("trouble");
       trouble.hidden = data.status === "ok";
       trouble.textContent = data.status === "ok" ? "" : data.message;
       if (data.size) img.src = "/t/" + code + "/camera/image.jpg?t=" + Date.now();
       draw(data);
-      warnings(data.overlay.warnings);
+      if (!document.getElementById("warnings")) warnings(data.overlay.warnings);  // the table page shows them already
     } catch (e) {
       document.getElementById("camstatus").textContent = "no connection";
     }

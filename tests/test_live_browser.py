@@ -1,0 +1,44 @@
+"""The table page in headless Chromium after the Icehouse demo: the camera picture with the
+referee's overlay drawn over it, and the final scores."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from icetable.live.demo import Demo, bundled
+from webapp import create_app
+from webapp.serving import BackgroundServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
+
+
+def test_table_page_shows_the_camera_with_the_overlay(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
+    server = BackgroundServer(app)
+    try:
+        demo = Demo(app, bundled("icehouse"), picture_every=5.0)
+        demo.play()
+        base = f"http://127.0.0.1:{server.port}"
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{base}/t/{demo.code}/table")
+            page.wait_for_selector("#overlay polygon.ov-piece", timeout=10000)
+            pieces = page.locator("#overlay polygon.ov-piece").count()
+            lines = page.locator("#overlay polyline.ov-line").count()
+            loaded = page.evaluate("document.getElementById('camimg').naturalWidth")
+            status = page.locator("#camstatus").inner_text()
+            scores = page.locator("#scores").inner_text()
+            browser.close()
+    finally:
+        server.stop()
+    final = demo.truth["final_scene"]
+    assert pieces == len(final.pieces)
+    assert lines == sum(p.pose == "lying" for p in final.pieces)
+    assert loaded > 0 and status == "ok"
+    assert all(str(v) in scores for v in demo.truth["final_scores"].values())
