@@ -22,8 +22,8 @@ PALE_REACH = 9
 EDGE_LINE = 0.03              # log brightness over the 5 px local mean: an edge of clear plastic
 HAND_AREA = 3500.0            # mm^2: a foreground region this large that is not
 HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of its pixels) is a hand
-SKIN_RB, SKIN_RG = 0.12, 0.03  # log chroma of skin over the table's (red-blue, red-green)
-SKIN_OPEN = 15.0              # mm: warm regions thinner than this are pieces, not arms
+ARM_CHROMA = 0.06             # log chroma (red-blue or red-green) off the table's: not table
+ARM_OPEN = 15.0               # mm: such regions thinner than this are pieces, not arms
 
 
 @dataclass
@@ -87,20 +87,24 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return mask | (255 - flood[1:-1, 1:-1])
 
 
-def skin_regions(logs: np.ndarray, mm_per_px: float) -> np.ndarray:
-    """Hands and arms in a top view (`logs`: log of BGR + 2): large regions warmer (red over
-    blue, red over green) than the table's overall colour. A hand is wider than the background
-    window, so it is judged against the whole table, not the local median."""
+def arm_regions(logs: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """Hands and arms in a top view (`logs`: log of BGR + 2): large regions whose colour differs
+    from the table's overall colour (skin is warmer, sleeves anything) and that reach the edge of
+    the view, as an arm does. A hand is wider than the background window, so it is judged
+    against the whole table, not the local median."""
     b, g, r = cv2.split(logs)
     rb, rg = cv2.subtract(r, b), cv2.subtract(r, g)
-    warm = cv2.compare(rb, float(np.median(rb)) + SKIN_RB, cv2.CMP_GT) \
-        & cv2.compare(rg, float(np.median(rg)) + SKIN_RG, cv2.CMP_GT)
-    k = max(3, int(SKIN_OPEN / mm_per_px) | 1)
-    warm = cv2.morphologyEx(warm, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(warm, connectivity=8)
-    big = np.zeros(n, np.uint8)
-    big[1:][stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 > HAND_AREA] = 255
-    return big[labels]
+    odd = cv2.compare(cv2.absdiff(rb, float(np.median(rb))), ARM_CHROMA, cv2.CMP_GT) \
+        | cv2.compare(cv2.absdiff(rg, float(np.median(rg))), ARM_CHROMA, cv2.CMP_GT)
+    k = max(3, int(ARM_OPEN / mm_per_px) | 1)
+    odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
+    h, w = odd.shape
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
+    keep = np.zeros(n, np.uint8)
+    keep[1:][(area[1:] * mm_per_px ** 2 > HAND_AREA) & edge[1:]] = 255
+    return keep[labels]
 
 
 def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
@@ -120,7 +124,10 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         best, d = profile.classify(features[ys, xs].astype(np.float64))
         colours[ys, xs] = best
         dist[ys, xs] = d
-    hands = skin_regions(logs, mm_per_px)
+    hands = arm_regions(logs, mm_per_px)
+    pieces_like = (mask > 0) & (dist <= REJECT)      # pieces touching an arm stay pieces
+    hands[pieces_like] = 0
+    hands = cv2.morphologyEx(hands, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     min_px = HAND_AREA / mm_per_px ** 2
     for index in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > min_px)[0] + 1:
         region = labels == index
