@@ -16,7 +16,8 @@ from vision.evaluation import Score, score
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
 # Floors a little under the figures bench/vision.py prints today (see docs/vision.md).
-FLOORS = {"colour": 0.80, "size": 0.85, "pose": 0.90}
+FLOORS = {"colour": 0.97, "size": 0.97, "pose": 0.97, "all_right": 0.96}
+IMAGES_RIGHT = 0.7
 MEDIAN_POSITION_MM = 2.0
 MEDIAN_HEADING_DEG = 5.0
 
@@ -43,6 +44,8 @@ def test_detection_on_committed_images_meets_floors(game):
     assert total.images >= 10
     for name, floor in FLOORS.items():
         assert total.rate(name) >= floor, (name, total.rate(name))
+    assert total.images_right / total.images >= IMAGES_RIGHT
+    assert total.extra <= 2
     assert np.median(total.position_mm) <= MEDIAN_POSITION_MM
     assert np.median(total.heading_deg) <= MEDIAN_HEADING_DEG
 
