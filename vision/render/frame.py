@@ -169,16 +169,23 @@ def _draw_pieces(image: np.ndarray, looks: list[Look], cam: Camera, config: Rend
             _edges(image, poly, material.edge * colour)
 
 
+def _box(poly: np.ndarray, shape, pad: int):
+    """The pixel box (x0, y0, x1, y1) around a polygon plus `pad`, clipped to the image; None
+    when nothing of it is inside."""
+    h, w = shape[:2]
+    x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + pad + 1, (w, h))
+    return None if x0 >= x1 or y0 >= y1 else (int(x0), int(y0), int(x1), int(y1))
+
+
 def _edges(image: np.ndarray, poly: np.ndarray, add: np.ndarray) -> None:
     """Brighten a face's outline (light refracted along the edges of clear plastic)."""
-    h, w = image.shape[:2]
-    mask = np.zeros((h, w), np.uint8)
-    x0, y0 = np.maximum(np.floor(poly.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.minimum(np.ceil(poly.max(axis=0)).astype(int) + 3, (w, h))
-    if x0 >= x1 or y0 >= y1:
+    box = _box(poly, image.shape, 2)
+    if box is None:
         return
+    x0, y0, x1, y1 = box
     pts = ((poly - (x0, y0)) * (1 << SUB)).round().astype(np.int32)
-    crop = mask[y0:y1, x0:x1]
+    crop = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.polylines(crop, [pts], True, 255, 1, cv2.LINE_AA, SUB)
     m = crop.astype(np.float32)[..., None] / 255.0
     image[y0:y1, x0:x1] += m * add
@@ -189,12 +196,10 @@ def _blend_polygon(image: np.ndarray, poly: np.ndarray, add: np.ndarray, keep: n
     """image = image * (1 - m) + m * (image * keep + add) inside the anti-aliased polygon, plus
     a `highlight`: the reflection of the lamp, a small soft spot near the face's middle (a flat
     face mirrors a small light over a small patch, not over all of it)."""
-    h, w = image.shape[:2]
-    x0, y0 = np.floor(poly.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 2
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x0 >= x1 or y0 >= y1:
+    box = _box(poly, image.shape, 1)
+    if box is None:
         return
+    x0, y0, x1, y1 = box
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     pts = ((poly - (x0, y0)) * (1 << SUB)).round().astype(np.int32)
     cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, SUB)
