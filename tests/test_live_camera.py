@@ -175,3 +175,41 @@ def test_host_corrects_a_misread_piece_and_the_referee_follows(tmp_path):
     assert posted["camera_scores"] == {"red": 0, "blue": 3}
     stranger = app.test_client().post(f"/t/{code}/camera/correct", json={"id": "red-3-1", "color": "red"})
     assert stranger.status_code == 403
+
+
+def test_phone_camera_frames_reach_the_loop(tmp_path):
+    from icetable.live.link import open_table
+    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
+    code, token, host = open_table(app, "icehouse")
+    url = f"/t/{code}/camera/frame"
+    assert host.post(url, data=jpeg(frame([RED])), content_type="image/jpeg").status_code == 409
+    phone = PushSource(timeout=0.5)
+    InProcess(app, code, token).phone_frames(phone.push)
+    sent = frame([RED, BLUE], seed=7)
+    assert host.post(url, data=jpeg(sent), content_type="image/jpeg").status_code == 200
+    got = phone.grab()
+    assert got.status == "ok" and got.frame.shape == sent.shape
+    assert np.abs(got.frame.astype(int) - sent).mean() < 3
+    assert host.post(url, data=b"nonsense", content_type="image/jpeg").status_code == 400
+    assert app.test_client().post(url, data=jpeg(sent), content_type="image/jpeg").status_code == 403
+    page = app.test_client().get(f"/t/{code}/camera")
+    assert page.status_code == 200 and b"camera.js" in page.data
+
+
+def test_host_link_makes_this_browser_the_host(tmp_path):
+    from icetable.live.link import open_table
+    app = create_app({"DATA_DIR": str(tmp_path)})
+    code, token, _ = open_table(app, "icefloe")
+    laptop = app.test_client()
+    assert laptop.get(f"/t/{code}/camera/host?token=wrong").status_code == 403
+    r = laptop.get(f"/t/{code}/camera/host?token={token}")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/t/{code}/table")
+    assert laptop.get(f"/t/{code}/state").get_json()["host"] is True
+
+
+def test_live_command_refuses_a_bad_calibration_file(tmp_path, capsys):
+    from icetable.cli import main
+    bad = tmp_path / "cal.json"
+    bad.write_text("{}")
+    assert main(["live", "--game", "icehouse", "--calibration", str(bad), "--data-dir", str(tmp_path)]) == 2
+    assert str(bad) in capsys.readouterr().err

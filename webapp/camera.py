@@ -10,18 +10,20 @@ the store, so a restart loses nothing but the picture.
 from __future__ import annotations
 
 import base64
+import hmac
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 from referee.match import IllegalAction
 from webapp.api import app_games, game_or_409, table_or_404
 from webapp.db import get_db
 from webapp.host import host_table
-from webapp.security import is_host, json_body
+from webapp import store
+from webapp.security import HOST_COOKIE, is_host, json_body, set_cookie
 
 bp = Blueprint("camera", __name__, url_prefix="/t/<code>/camera")
 MAX_JPEG = 2 * 1024 * 1024
@@ -70,6 +72,19 @@ def live_view(code: str):
     """The live camera image with the referee's overlay, for the table screen."""
     table = table_or_404(code)
     return render_template("camera_view.html", table=table)
+
+
+@bp.get("/host")
+def become_host(code: str):
+    """The link `icetable live` prints on the laptop's terminal: the browser that opens it
+    becomes the table's host (the token travels once, in that link)."""
+    table = table_or_404(code)
+    token = request.args.get("token", "")
+    if not table["host_hash"] or not hmac.compare_digest(store.token_hash(token), table["host_hash"]):
+        abort(403, "this host link is not valid for this table")
+    response = redirect(url_for("pages.table_page", code=table["code"]))
+    set_cookie(response, HOST_COOKIE.format(code=table["code"]), token, table["code"])
+    return response
 
 
 @bp.post("/frame")

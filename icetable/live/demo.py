@@ -14,10 +14,9 @@ from flask import Flask
 
 from calibration.calibfile import load as load_calibration
 from icetable.live.build import live_loop
-from icetable.live.link import InProcess
+from icetable.live.link import InProcess, open_table
 from icetable.live.recording import load_truth
 from vision.feeds import open_source
-from webapp.security import HOST_COOKIE
 
 BUNDLED = Path(__file__).resolve().parent.parent / "recordings"
 
@@ -34,12 +33,7 @@ class Demo:
                  read=None):
         self.app, self.folder = app, Path(folder)
         self.truth = load_truth(self.folder)
-        self.host = app.test_client()
-        r = self.host.post("/tables", json={"game": self.truth["game"], "options": self.truth["options"]})
-        if r.status_code != 201:
-            raise RuntimeError(f"cannot create the demo table: {r.get_json()}")
-        self.code = r.get_json()["code"]
-        token = self.host.get_cookie(HOST_COOKIE.format(code=self.code), path=f"/t/{self.code}").value
+        self.code, token, self.host = open_table(app, self.truth["game"], self.truth["options"])
         self.phones = {}
         for side in self.truth["players"]:
             phone = app.test_client()

@@ -20,6 +20,17 @@ class LinkError(RuntimeError):
     """The web app refused what the loop sent (status and its one-line reason)."""
 
 
+def open_table(app: Flask, game: str, options: dict | None = None):
+    """Create a table as its host: (code, host token, the host's test client)."""
+    from webapp.security import HOST_COOKIE
+    host = app.test_client()
+    r = host.post("/tables", json={"game": game, "options": options or {}})
+    if r.status_code != 201:
+        raise LinkError(f"cannot create a {game} table: {(r.get_json() or {}).get('error', r.status_code)}")
+    code = r.get_json()["code"]
+    return code, host.get_cookie(HOST_COOKIE.format(code=code), path=f"/t/{code}").value, host
+
+
 class InProcess:
     """A table of an app running in this process."""
 

@@ -1,0 +1,100 @@
+"""`icetable live`: the camera referee at a real table, with the phone app."""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from icetable.cli import UserError
+
+GAMES = ("icehouse", "icefloe", "iceberg", "icepirates")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("live", help="referee a real table: a camera watches, the phones hear")
+    p.add_argument("--game", choices=GAMES, required=True)
+    p.add_argument("--calibration", required=True, help="calibration file from `icetable calibrate`")
+    p.add_argument("--camera", default="0",
+                   help="camera index, device path, video file, folder of images, or 'phone' "
+                        "(a phone streams from the page the host opens at /t/CODE/camera)")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--data-dir", default="icetable-data", help="folder of the SQLite store (default ./icetable-data)")
+    p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
+    p.set_defaults(run=run)
+
+
+def _source(spec: str, link):
+    from vision.feeds import PushSource, open_source
+    from vision.sources import FrameSourceError
+    if spec == "phone":
+        source = PushSource()
+        link.phone_frames(source.push)
+        return source
+    try:
+        return open_source(spec)
+    except FrameSourceError as exc:
+        raise UserError(f"--camera {spec}: {exc}") from None
+
+
+def run(args) -> int:
+    from calibration.calibfile import CalibrationError, load
+    from icetable.commands.serve import open_app
+    from icetable.live.build import live_loop
+    from icetable.live.link import InProcess, open_table
+    from webapp import start_clock
+    from webapp.pages import qr_text
+    from webapp.serving import make_server
+
+    try:
+        cal = load(args.calibration)
+    except CalibrationError as exc:
+        raise UserError(str(exc)) from None
+    app, public = open_app(args)
+    code, token, host = open_table(app, args.game)
+    link = InProcess(app, code, token)
+    source = _source(args.camera, link)
+    try:
+        server = make_server(app, args.host, args.port, 64)
+    except OSError as exc:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    join = f"{public}/t/{code}"
+    print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
+    print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
+          f"phone as the camera: {join}/camera", file=sys.stderr, flush=True)
+    clock = start_clock(app)
+    threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
+    try:
+        while True:
+            players = _wait_for_game(host, code)
+            print(f"game started: {', '.join(players)}", file=sys.stderr, flush=True)
+            loop = live_loop(source, cal, args.game, players, link)
+            loop.run(realtime=True, stop=_over(host, code))
+            if getattr(source, "live", True) is False:
+                print("the video has ended; the server keeps running (Ctrl-C stops it)", file=sys.stderr)
+                threading.Event().wait()
+    finally:
+        clock.set()
+
+
+def _wait_for_game(host, code: str) -> list[str]:
+    """Block until the host starts a game; its players."""
+    while True:
+        game = host.get(f"/t/{code}/state").get_json().get("game")
+        if game and game["status"] == "playing":
+            return game["players"]
+        time.sleep(0.5)
+
+
+class _over:
+    """A stop flag for the loop: set once the table's game is over (checked once a second)."""
+
+    def __init__(self, host, code: str):
+        self.host, self.code, self.checked, self.done = host, code, 0.0, False
+
+    def is_set(self) -> bool:
+        if not self.done and time.monotonic() - self.checked > 1.0:
+            self.checked = time.monotonic()
+            game = self.host.get(f"/t/{self.code}/state").get_json().get("game") or {}
+            self.done = game.get("status") != "playing"
+        return self.done
