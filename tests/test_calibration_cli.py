@@ -1,0 +1,80 @@
+"""`icetable mat`, `icetable calibrate` and `icetable render` from the command line."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.calibfile import load
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_images" / "icehouse"
+
+
+def _cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "icetable", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_calibrate_from_still_images_writes_a_usable_file(tmp_path):
+    out = tmp_path / "cal.json"
+    images = tmp_path / "views"
+    images.mkdir()
+    for name in ("icehouse-01.jpg", "icehouse-02.jpg"):
+        (images / name).write_bytes((SAMPLES / name).read_bytes())
+    result = _cli("calibrate", str(images), "--area", "600x450", "--views", "2", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "views 2/2" in result.stderr            # the progress line
+    assert "reprojection error" in result.stdout
+    calibration = load(out)
+    assert calibration.layout.area == (600.0, 450.0) and calibration.intrinsics == "estimated"
+    assert calibration.rms_mm < 3.0
+
+
+def test_calibrate_learns_colours_from_a_palette_photo(tmp_path):
+    from vision.samples import palette_photo
+    photo, _ = palette_photo("cam720", "daylight", 3)
+    cv2.imwrite(str(tmp_path / "palette.png"), photo)
+    out = tmp_path / "cal.json"
+    result = _cli("calibrate", str(SAMPLES / "icehouse-01.jpg"), "--views", "1",
+                  "--palette", str(tmp_path / "palette.png"), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert len(load(out).colors.names) == 10
+
+
+def test_calibrate_bad_sources_get_one_line(tmp_path):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))
+    (tmp_path / "bad.jpg").write_text("nope")
+    cases = [(str(tmp_path / "missing.jpg"), "no such file"), (str(blank), "no calibration mat found"),
+             (str(tmp_path / "bad.jpg"), "not an image"), ("9", "no camera at index 9")]
+    for source, message in cases:
+        result = _cli("calibrate", source, "-o", str(tmp_path / "c.json"))
+        assert result.returncode == 2, source
+        assert message in result.stderr.strip().splitlines()[-1] and "Traceback" not in result.stderr
+
+
+def test_mat_writes_every_kind(tmp_path):
+    result = _cli("mat", "--out", str(tmp_path), "--dpi", "80")
+    assert result.returncode == 0, result.stderr
+    names = {p.name for p in tmp_path.iterdir()}
+    for stem in ("mat-a4", "mat-letter", "mat-a3", "card0", "card3", "cards", "palette", "charuco"):
+        assert {f"{stem}.png", f"{stem}.pdf"} <= names
+    assert _cli("mat", "--dpi", "5").returncode == 2
+
+
+def test_render_writes_a_frame_and_its_truth(tmp_path):
+    scene = {"format": "icetable-scene/1", "game": "icehouse", "area": {"width": 500, "height": 400},
+             "pieces": [{"id": "r1", "type": "pyramid", "color": "red", "size": 3, "pose": "lying",
+                         "x": 200, "y": 150, "heading": 30}]}
+    (tmp_path / "s.json").write_text(json.dumps(scene))
+    result = _cli("render", str(tmp_path / "s.json"), "--out", str(tmp_path / "f.jpg"), "--size", "640x360")
+    assert result.returncode == 0, result.stderr
+    assert cv2.imread(str(tmp_path / "f.jpg")).shape == (360, 640, 3)
+    truth = json.loads((tmp_path / "f.json").read_text())
+    assert truth["pieces"] == scene["pieces"] and truth["render"]["hidden"] == []
+    del scene["area"]
+    (tmp_path / "s.json").write_text(json.dumps(scene))
+    result = _cli("render", str(tmp_path / "s.json"), "--out", str(tmp_path / "f.jpg"))
+    assert result.returncode == 2 and "area" in result.stderr
