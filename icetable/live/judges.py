@@ -10,6 +10,7 @@ when no legal action explains it.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field, replace
 
 from referee.icehouse.match import IcehouseMatch
@@ -17,7 +18,8 @@ from referee.match import IllegalAction
 from referee.scene import Piece, Scene
 from vision.tracking import Event
 
-PHYSICAL = {"place", "move", "slide", "remove_empty", "flip", "bump"}   # actions the camera sees
+PHYSICAL = {"place", "move", "slide", "remove_empty", "play", "flip", "remove"}   # actions the camera sees
+SHIP_MATCH = 25.0     # mm: a moved Ice Pirates ship is the match's ship this close to where it was
 
 
 @dataclass
@@ -118,6 +120,9 @@ class TurnJudge:
         out = Outcome(scene=seen)
         if match is None or match.is_over():
             return out
+        if self.game == "icepirates":
+            out.actions += self._ship_moves(events, match)
+            return out
         mismatch = self._mismatch(match, seen)
         if not mismatch:
             return out
@@ -132,6 +137,24 @@ class TurnJudge:
     def _mismatch(match, seen: Scene) -> list[dict]:
         """The match's own comparison of its board with the camera's table."""
         return match._compare(seen) if hasattr(match, "_compare") else []
+
+    @staticmethod
+    def _ship_moves(events: list[Event], match) -> list[dict]:
+        """Ice Pirates: a ship of the player to act seen moved is a `move` to where it lies now
+        (the match judges its steps); the ship is the match's nearest of that colour and size."""
+        ships = [p for p in match.scene().of_type("pyramid") if p.pose == "lying"]
+        out = []
+        for e in events:
+            if e.kind != "moved" or e.before is None or e.piece.color not in match.to_act():
+                continue
+            same = [p for p in ships if (p.color, p.size) == (e.piece.color, e.piece.size)]
+            if not same:
+                continue
+            ship = min(same, key=lambda p: math.dist((p.x, p.y), (e.before.x, e.before.y)))
+            if math.dist((ship.x, ship.y), (e.before.x, e.before.y)) <= SHIP_MATCH:
+                out.append({"player": ship.color, "type": "move", "ship": ship.id,
+                            "to": {"x": e.piece.x, "y": e.piece.y, "heading": e.piece.heading}})
+        return out
 
     @staticmethod
     def _explain(match, seen: Scene) -> dict | None:

@@ -1,0 +1,54 @@
+"""Judges: what the camera saw becomes the action the match accepts, or a warning."""
+from dataclasses import replace
+
+from icetable.live.judges import IcehouseJudge, TurnJudge
+from referee.icefloe.match import IceFloeMatch
+from referee.match import new_match
+from referee.scene import Piece, Scene
+from vision.tracking import Event
+
+
+def test_icefloe_move_seen_is_the_legal_move_of_the_player_to_act():
+    match = IceFloeMatch.from_position(["suns", "moons", "crowns"],
+                                       {"suns-A": "suns-3", "moons-A": "moons-2", "crowns-A": "crowns-2"})
+    player = match.to_act()[0]
+    move = next(a for a in match.legal_actions(player) if a["type"] == "move")
+    after = IceFloeMatch.from_position(["suns", "moons", "crowns"],
+                                       {"suns-A": "suns-3", "moons-A": "moons-2", "crowns-A": "crowns-2"})
+    after.apply(move)
+    out = TurnJudge("icefloe").judge([], after.scene(), match)
+    assert out.actions == [move] and out.warnings == []
+
+
+def test_icefloe_table_no_legal_action_explains_is_a_warning():
+    match = IceFloeMatch.from_position(["suns", "moons", "crowns"],
+                                       {"suns-A": "suns-3", "moons-A": "moons-2", "crowns-A": "crowns-2"})
+    seen = match.scene()
+    far = [p for p in seen.pieces if p.type == "tile" and p.id == "arms-5"][0]
+    jumped = [replace(p, x=far.x, y=far.y) if p.id == "suns-A" else p for p in seen.pieces]
+    out = TurnJudge("icefloe").judge([], replace(seen, pieces=tuple(jumped)), match)
+    assert out.actions == []
+    assert [w["code"] for w in out.warnings] == ["scene_mismatch"]
+
+
+def test_ice_pirates_ship_seen_moved_is_a_move_the_match_accepts():
+    match = new_match("icepirates", ["red", "blue"], seed=1)
+    move = next(a for a in match.legal_actions("red") if a["type"] == "move")
+    ship = match.scene().by_id()[move["ship"]]
+    now = replace(ship, id="red-3-1", x=move["to"]["x"], y=move["to"]["y"], heading=move["to"]["heading"])
+    out = TurnJudge("icepirates").judge([Event("moved", now, replace(ship, id="red-3-1"))], match.scene(), match)
+    assert out.actions == [{**move}]
+    assert match.apply(out.actions[0])["ok"]
+    blue = next(p for p in match.scene().pieces if p.color == "blue" and p.pose == "lying")
+    other = TurnJudge("icepirates").judge([Event("moved", replace(blue, x=blue.x + 30), blue)], match.scene(), match)
+    assert other.actions == []             # not blue's turn
+
+
+def test_icehouse_placements_go_to_the_stash_that_holds_the_piece():
+    judge = IcehouseJudge(["red", "blue"], (600.0, 450.0))
+    red = Piece("red-2-1", "pyramid", 100.0, 100.0, color="red", size=2, pose="standing")
+    out = judge.judge([Event("placed", red)], Scene("icehouse", (red,), (600.0, 450.0)))
+    assert out.actions[0]["player"] == "red" and judge.match.stash["red"][("red", 2)] == 4
+    green = Piece("green-1-1", "pyramid", 300.0, 300.0, color="green", size=1, pose="standing")
+    out = judge.judge([Event("placed", green)], Scene("icehouse", (red, green), (600.0, 450.0)))
+    assert [w["code"] for w in out.warnings] == ["not_in_stash"]
