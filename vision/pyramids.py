@@ -136,7 +136,7 @@ class PyramidClassifier:
             if whole is not None and whole[2] >= WHOLE_IOU:     # one piece explains it all
                 parts = [_dominant(blob, colours, len(colour_names), pale)]
             else:
-                parts = _colour_parts(blob, colours, len(colour_names), SPLIT_AREA / s2)
+                parts = _colour_parts(blob, colours, len(colour_names), SPLIT_AREA / s2, pale)
             for part, colour, share in parts:
                 name = colour_names[colour]
                 if name in PALE and len(pale) == 2:
@@ -307,13 +307,15 @@ def _dominant(blob: np.ndarray, colours: np.ndarray, n_colours: int, pale: list)
     return blob, best, counts[best] / total
 
 
-def _colour_parts(blob: np.ndarray, colours: np.ndarray, n_colours: int, min_px: float):
-    """Split a blob by pixel colour: each colour holding enough pixels becomes a part (pixels
+def _colour_parts(blob: np.ndarray, colours: np.ndarray, n_colours: int, min_px: float, pale: list):
+    """Split a blob by pixel colour: each colour holding a piece's area becomes a part (pale
+    pixels, which a coloured piece's highlights also give, need a fifth of the blob too; pixels
     of minor colours join the nearest part). Yields (mask, colour index, share of the blob)."""
     inside = blob > 0
     counts = np.bincount(colours[inside].clip(0), minlength=n_colours)
     total = counts.sum()
-    major = [c for c in np.argsort(-counts) if counts[c] >= max(min_px, 0.2 * total)]
+    major = [c for c in np.argsort(-counts)
+             if counts[c] >= min_px and (c not in pale or counts[c] >= 0.2 * total)]
     if not major:
         major = [int(np.argmax(counts))]
     if len(major) == 1:
