@@ -27,9 +27,11 @@ from vision.piecepack.view import PlaneView, on_plane, raise_point
 
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
 MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at least this
+REGROW_MM = 2.5            # a piece off the board is grown back this much after the opening
 GLYPH_HOLE_MM2 = 45.0      # holes this small in a suit-coloured area are printed on a piece
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_COIN_MM2 = 120.0
+FRAGMENT = 0.08            # stock areas this large (share of a tile) may be parts of one tile
 TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
 COIN_TURNS = 36
 TILE_FINALISTS = 3         # faces compared again at full resolution, the tile moved by up to
@@ -38,6 +40,10 @@ SURE = 0.5
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
+PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
+TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
+PLACES = {"icefloe": (PYRAMIDS, SHAPES), "iceberg": (TOKENS, TOKENS)}   # (on a tile, off the board)
+INK = 0.25                 # template pixels this far from the stock are printed
 SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)
 STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
 
@@ -61,29 +67,46 @@ def fill_holes(mask: np.ndarray, max_px: float | None = None) -> np.ndarray:
     return mask | holes
 
 
+def _patch_to_view(pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
+    """The affine map (2x3) from a patch's pixels to the view's (see `sample`)."""
+    c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    k = step / pv.top.mm_per_px
+    A = np.array([[k * c, -k * si], [k * si, k * c]])
+    off = pv.px(xy)[0] - A @ np.array([n / 2 - 0.5, n / 2 - 0.5])
+    return np.hstack([A, off[:, None]])
+
+
+def _paint(view_mask: np.ndarray, patch: np.ndarray, pv: PlaneView, xy, angle: float, step: float) -> None:
+    """OR a patch mask (sampled as `sample` samples) back into a view-sized mask, in place."""
+    n = patch.shape[0]
+    M = _patch_to_view(pv, xy, angle, n, step)
+    corners = M[:, :2] @ np.array([[0, 0, n, n], [0, n, 0, n]]) + M[:, 2:]
+    h, w = view_mask.shape
+    x0, y0 = np.maximum(np.floor(corners.min(axis=1)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=1)).astype(int) + 2, (w, h))
+    if x0 >= x1 or y0 >= y1:
+        return
+    M = M.copy()
+    M[:, 2] -= (x0, y0)
+    view_mask[y0:y1, x0:x1] |= cv2.warpAffine(patch, M, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST)
+
+
 def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
     """An n x n patch of `image` (a view-sized array) centred at table point `xy`, its x axis
     along `angle` degrees, `step` mm per pixel."""
-    s = pv.top.mm_per_px
-    c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    k = step / s
-    centre = pv.px(xy)[0]
-    # patch pixel (u, v) -> view pixel centre + k * R (u - n/2 + 0.5, v - n/2 + 0.5)
-    if k > 1.5 and image.dtype != np.uint8:     # coarser than the view: average, do not skip
+    if step / pv.top.mm_per_px > 1.5 and image.dtype != np.uint8:     # coarser than the view: average
         return cv2.resize(sample(image, pv, xy, angle, 2 * n, step / 2), (n, n), interpolation=cv2.INTER_AREA)
-    A = np.array([[k * c, -k * si], [k * si, k * c]])
-    off = centre - A @ np.array([n / 2 - 0.5, n / 2 - 0.5])
-    M = np.hstack([A, off[:, None]])
+    M = _patch_to_view(pv, xy, angle, n, step)
     return cv2.warpAffine(image, M, (n, n), flags=(cv2.INTER_NEAREST if image.dtype == np.uint8 else cv2.INTER_LINEAR)
                           | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _solid(mask: np.ndarray, s: float) -> np.ndarray:
     """The solid areas of a 0/255 mask: small holes filled (glyphs printed on a piece), then
-    what survives an opening wider than any printed stroke, grown back a little."""
+    what survives an opening wider than any printed stroke (outlines are opened alike before
+    they are compared with it)."""
     filled = fill_holes(mask, GLYPH_HOLE_MM2 / s ** 2)
-    opened = _drop_small(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OPEN_MM, s)), MIN_CORE_MM2 / s ** 2)
-    return cv2.dilate(opened, _disc(2.5, s)) & filled
+    return _drop_small(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OPEN_MM, s)), MIN_CORE_MM2 / s ** 2)
 
 
 def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
@@ -111,9 +134,10 @@ def flatten(patch: np.ndarray, stock: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Blob:
-    mask: np.ndarray       # uint8 0/1 crop
+    mask: np.ndarray       # uint8 0/1 crop (opened: no printed strokes)
     box: tuple             # x0, y0, x1, y1 in view px
     label: str             # suit or "coin"
+    full: np.ndarray | None = None   # the same piece grown back to its whole outline
 
 
 def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
@@ -151,43 +175,59 @@ class PiecepackDetector:
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
 
-    def detect(self, pv: PlaneView) -> list[dict]:
+    def detect(self, pv: PlaneView, game: str | None = None) -> list[dict]:
+        """The pieces in the view, as SCENE.md fields (without ids). `game` narrows the standing
+        pieces: IceFloe has only piecepack pyramids on its tiles, Iceberg has none at all."""
         classes = self.profile.classify(pv.logratio)
         s = pv.top.mm_per_px
         tiles = self._tile_boxes(pv, classes)
-        standing, covered = self._standing(pv, classes, tiles)
+        suited = _solid(np.isin(classes, SUIT_IDS).astype(np.uint8) * 255, s)
+        covered = cv2.dilate(suited, _disc(2 * REGROW_MM, s))
         coins = self._coins_found(pv, classes, tiles, covered)
+        printed = np.zeros(classes.shape, np.uint8)
         for tile in tiles:
-            self._read_tile(pv, tile, classes, covered)
-        return tiles + standing + coins
+            self._read_tile(pv, tile, classes, covered, printed)
+        on, off = PLACES.get(game, (SHAPES, SHAPES))
+        return tiles + self._standing(pv, classes, suited, tiles, printed, on, off) + coins
 
     # --- tiles -------------------------------------------------------------------------------
     def _tile_boxes(self, pv: PlaneView, classes: np.ndarray) -> list[dict]:
+        """Tile centres and turns (mod 90) from the areas of stock: one area per tile, as the
+        printed borders part touching tiles; an area of several tiles (borders not seen) is
+        cut along its own axes; pieces of one tile (a back's cross and coins at both ends of
+        it cut its stock in two) are joined while they fit in one tile."""
         s = pv.top.mm_per_px
-        stock = (classes == STOCK).astype(np.uint8) * 255
-        stock = cv2.erode(stock, np.ones((3, 3), np.uint8))
-        filled = fill_holes(stock)
+        stock = cv2.erode((classes == STOCK).astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
         side = self.dims.tile
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fill_holes(stock), connectivity=4)
+        areas = stats[:, cv2.CC_STAT_AREA] * s * s
+        outlines = {i: self._outline(labels, stats, i) for i in range(1, n) if areas[i] >= FRAGMENT * side * side}
+        wholes = [i for i in outlines if areas[i] >= 0.4 * side * side]
+        groups = [[i] for i in wholes] + _group_fragments([i for i in outlines if i not in wholes], outlines,
+                                                         1.12 * side / s)
         out = []
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=4)
-        for i in range(1, n):
-            if stats[i, cv2.CC_STAT_AREA] * s * s < 0.4 * side * side:
+        for group in groups:
+            if sum(areas[i] for i in group) < 0.4 * side * side:
                 continue
-            x0, y0, bw, bh = stats[i, :4]
-            crop = (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8)
-            contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            (cx, cy), (w, h), angle = cv2.minAreaRect(np.vstack(contours) + (x0, y0))
+            (cx, cy), (w, h), angle = cv2.minAreaRect(np.vstack([outlines[i] for i in group]))
             cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
             a = math.radians(angle)
             u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
             for ci in range(cols):
                 for ri in range(rows):
                     p = np.array([cx, cy]) + u * (ci - (cols - 1) / 2) * w / cols + v * (ri - (rows - 1) / 2) * h / rows
-                    if cols * rows > 1 and not self._covered(labels == i, p, angle, side / s):
+                    if cols * rows > 1 and not self._covered(labels == group[0], p, angle, side / s):
                         continue
                     x, y = pv.mm(p[0], p[1])
                     out.append({"type": "tile", "x": float(x), "y": float(y), "_angle": angle % 90.0})
         return out
+
+    @staticmethod
+    def _outline(labels: np.ndarray, stats: np.ndarray, i: int) -> np.ndarray:
+        x0, y0, bw, bh = stats[i, :4]
+        crop = (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(crop, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        return np.vstack(contours).reshape(-1, 2) + (x0, y0)
 
     @staticmethod
     def _covered(component: np.ndarray, p, angle: float, side_px: float) -> bool:
@@ -196,7 +236,7 @@ class PiecepackDetector:
         cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
         return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
 
-    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
+    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered, printed) -> None:
         """Match the tile's visible pixels: all faces coarsely (1 mm per pixel), then the best
         few at full resolution, moved by up to a millimetre."""
         n = self.profile.tiles["back"].shape[0]
@@ -211,6 +251,8 @@ class PiecepackDetector:
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
         first = _match(half, seen_half, self._tiles)
         name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
+        ink = np.abs(np.rot90(self.profile.tiles[name], turn)).max(axis=2) > INK
+        _paint(printed, ink.astype(np.uint8), pv, xy, angle, pp.TILE_MM)
         tile["angle"] = round(angle + 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
@@ -236,33 +278,35 @@ class PiecepackDetector:
         return name, int(turn), conf
 
     # --- standing pieces -----------------------------------------------------------------------
-    def _standing(self, pv: PlaneView, classes, tiles) -> tuple[list[dict], np.ndarray]:
-        """Standing pieces, and the mask of the view they cover. Blobs are explained once; the
-        parts left unexplained (pieces partly hidden behind others) again with the pieces
-        found in front of them left out of the overlap."""
+    def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> list[dict]:
+        """Standing pieces. The tiles' own print (`printed`) counts neither for nor against a
+        shape; blobs are explained once, and the parts left unexplained (pieces partly hidden
+        behind others) again with the pieces found in front of them left out too."""
         s = pv.top.mm_per_px
         covered = np.zeros(classes.shape, np.uint8)
         out, pending = [], []
-        suited = np.isin(classes, SUIT_IDS).astype(np.uint8) * 255
-        for blob in _blobs(_solid(suited, s), MIN_PIECE_MM2 / s ** 2, ""):
+        for blob in _blobs(suited, MIN_PIECE_MM2 / s ** 2, ""):
             for part in self._by_suit(blob, classes, s):
-                whole = self._fit_standing(pv, part, tiles)
+                x0, y0, x1, y1 = part.box
+                own_print = np.zeros_like(printed)
+                own_print[y0:y1, x0:x1] = printed[y0:y1, x0:x1] & (classes[y0:y1, x0:x1] == SUIT_IDS[
+                    pp.SUITS.index(part.label)])
+                whole = self._fit_standing(pv, part, tiles, own_print, on, off)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
                     self._accept(whole, part, out, covered)
                     continue
                 for piece in split(part, 9.0 / s, 4.0 / s):
-                    found = self._fit_standing(pv, piece, tiles)
+                    found = self._fit_standing(pv, piece, tiles, own_print, on, off)
                     if found is not None and found[1].iou >= MIN_IOU:
                         self._accept(found, piece, out, covered)
                     else:
                         pending.append(piece)
-        hidden = cv2.dilate(covered, np.ones((3, 3), np.uint8))
+        hidden = cv2.dilate(covered, np.ones((3, 3), np.uint8)) | printed
         for part in pending:
-            x0, y0, x1, y1 = part.box
-            found = self._fit_standing(pv, part, tiles, hidden[y0:y1, x0:x1])
+            found = self._fit_standing(pv, part, tiles, hidden, on, off)
             if found is not None and found[1].iou >= MIN_IOU:
                 self._accept(found, part, out, covered)
-        return out, covered
+        return out
 
     @staticmethod
     def _by_suit(blob: Blob, classes: np.ndarray, s: float) -> list[Blob]:
@@ -275,10 +319,14 @@ class PiecepackDetector:
         total = max(1, int(counts.sum()))
         major = [i for i in np.argsort(-counts) if counts[i] >= max(MIN_CORE_MM2 / s ** 2, 0.2 * total)]
         parts = []
+        grow = _disc(REGROW_MM, s)
         for i in major:
             own = _solid((inside & (cls == SUIT_IDS[i])).astype(np.uint8) * 255, s)
-            parts += [Blob(b.mask, (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3]), pp.SUITS[i])
-                      for b in _blobs(own, MIN_PIECE_MM2 / s ** 2, "")]
+            raw = fill_holes((cls == SUIT_IDS[i]).astype(np.uint8) * 255, GLYPH_HOLE_MM2 / s ** 2) > 0
+            for b in _blobs(own, MIN_PIECE_MM2 / s ** 2, ""):
+                full = (cv2.dilate(b.mask, grow) & raw[b.box[1]:b.box[3], b.box[0]:b.box[2]]).astype(np.uint8)
+                parts.append(Blob(b.mask, (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3]), pp.SUITS[i],
+                                  full))
         return parts
 
     @staticmethod
@@ -288,16 +336,23 @@ class PiecepackDetector:
         x0, y0, x1, y1 = blob.box
         covered[y0:y1, x0:x1] |= cv2.dilate(fit.mask, np.ones((5, 5), np.uint8))
 
-    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden=None):
+    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, on, off):
+        """(fields, fit) of the best shape for a blob, or None. `hidden`: view pixels that count
+        neither way; `on`/`off`: the shapes that may stand on a tile / off the board."""
         rows, cols = np.nonzero(blob.mask)
         if len(rows) * pv.top.mm_per_px ** 2 < MIN_PIECE_MM2:
             return None
         centre = pv.mm(cols.mean() + blob.box[0], rows.mean() + blob.box[1])
         z0 = self.dims.tile_thickness if _over_tile(centre, tiles, self.dims.tile) else 0.0
-        fits = Fitter(pv, blob.mask, blob.box, z0, self.dims, hidden).ranked(SHAPES, blob_yaw(blob.mask))
+        x0, y0, x1, y1 = blob.box
+        ignore = hidden[y0:y1, x0:x1]
+        if blob.full is not None:       # the whole piece; the tile's print of its colour ignored
+            fitter = Fitter(pv, blob.full, blob.box, z0, self.dims, ignore)
+        else:                           # a part cut from a blob: compare outlines opened alike
+            fitter = Fitter(pv, blob.mask, blob.box, z0, self.dims, ignore, _disc(OPEN_MM, pv.top.mm_per_px))
+        fits = fitter.ranked(on if z0 > 0 else off, blob_yaw(blob.mask))
         if not fits:
             return None
-        fit = fits[0]
         # Shapes about as good: on a tile a piecepack pyramid stands, off the board a die or pawn.
         close = [f for f in fits if f.iou > fits[0].iou - RIVAL_IOU]
         preferred = [f for f in close if (f.shape.type == "pp_pyramid") == (z0 > 0)]
@@ -322,6 +377,7 @@ class PiecepackDetector:
 
     # --- coins -----------------------------------------------------------------------------------
     def _coins_found(self, pv: PlaneView, classes, tiles, covered) -> list[dict]:
+        """Coins (their areas are added to `covered`)."""
         s = pv.top.mm_per_px
         mask = fill_holes((classes == COIN).astype(np.uint8) * 255)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(OPEN_MM, s))
@@ -370,6 +426,20 @@ def _over_tile(xy, tiles: list[dict], side: float) -> bool:
         if abs(u) <= side / 2 and abs(v) <= side / 2:
             return True
     return False
+
+
+def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
+    """Fragments joined greedily while their outlines fit in a `limit_px` square."""
+    groups: list[list] = []
+    for i in ids:
+        for group in groups:
+            _, (w, h), _ = cv2.minAreaRect(np.vstack([outlines[j] for j in group + [i]]))
+            if max(w, h) <= limit_px:
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
 
 
 def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:

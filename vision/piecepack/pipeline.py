@@ -48,7 +48,7 @@ def detect(detector, frame, game: str) -> Scene:
     region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
     view = plane_view(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), fit, cal.K,
                       cal.dist, region, detector.dims.tile_thickness)
-    found = _detector_for(cal, detector.dims).detect(view)
+    found = _detector_for(cal, detector.dims).detect(view, game)
     return scene_from_dict({"format": "icetable-scene/1", "game": game,
                             "area": {"width": round(w, 1), "height": round(h, 1)},
                             "pieces": with_ids(found)}, "<detected>")

@@ -95,10 +95,11 @@ class Fitter:
     in `hidden` (pieces already found in front) count neither for nor against a shape."""
 
     def __init__(self, pv: PlaneView, blob: np.ndarray, box, z0: float, dims: Dimensions = DEFAULT,
-                 hidden: np.ndarray | None = None):
+                 hidden: np.ndarray | None = None, opening: np.ndarray | None = None):
         self.pv, self.blob, self.box, self.z0, self.dims = pv, blob, box, z0, dims
+        self.opening = opening
         self.visible = None if hidden is None else (hidden == 0).astype(np.uint8)
-        rows, cols = np.nonzero(blob)
+        rows, cols = np.nonzero(blob if self.visible is None or not np.any(blob & self.visible) else blob & self.visible)
         self.centre = pv.mm(cols.mean() + box[0], rows.mean() + box[1])
         self.area = len(rows) * pv.top.mm_per_px ** 2
 
@@ -119,9 +120,11 @@ class Fitter:
 
     def score(self, shape: Shape, x: float, y: float, yaw: float) -> Fit:
         mask = raster(outline(shape, x, y, yaw, self.z0, self.pv, self.dims), self.pv, self.box)
-        seen = mask if self.visible is None else mask & self.visible
-        inter = np.count_nonzero(seen & self.blob)
-        union = np.count_nonzero(seen | self.blob)
+        if self.opening is not None:
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self.opening)
+        seen, blob = (mask, self.blob) if self.visible is None else (mask & self.visible, self.blob & self.visible)
+        inter = np.count_nonzero(seen & blob)
+        union = np.count_nonzero(seen | blob)
         return Fit(shape, x, y, yaw, inter / union if union else 0.0, mask)
 
     def area_of(self, shape: Shape, yaw: float) -> float:
@@ -151,7 +154,18 @@ class Fitter:
                         top = trial
         rest = [self.score(f.shape, *self.place(f.shape, top.yaw), top.yaw) if f.shape.turns else f
                 for f in fits[1:3]]
-        return sorted([top] + rest, key=lambda f: -f.iou)
+        return sorted([self.nudge(f) for f in [top] + rest], key=lambda f: -f.iou)
+
+    def nudge(self, fit: Fit) -> Fit:
+        """The fit moved a pixel at a time while that raises the overlap."""
+        step = self.pv.top.mm_per_px
+        for _ in range(3):
+            best = max((self.score(fit.shape, fit.x + dx * step, fit.y + dy * step, fit.yaw)
+                        for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy), key=lambda f: f.iou)
+            if best.iou <= fit.iou:
+                break
+            fit = best
+        return fit
 
 
 def blob_yaw(blob: np.ndarray) -> float:
