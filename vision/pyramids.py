@@ -32,9 +32,9 @@ SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to coun
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
-RIDGE = 0.04               # log brightness above the 7 px local mean: a bright edge line
+RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
-CLEAR_SCORE = 0.42         # ridge share + table-level share above which a pale blob is clear
+CLEAR_SCORE = 0.38         # ridge share + table-level share above which a pale blob is clear
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 
 
@@ -253,7 +253,7 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
     table through its faces and light along its edges: many thin bright ridges and table-level
     pixels inside its outline; white plastic shows smooth, evenly bright faces."""
     level = level_of(features)
-    ridge = (level - cv2.blur(level, (7, 7))) > RIDGE
+    ridge = (level - cv2.blur(level, (5, 5))) > RIDGE
     inside = cv2.erode(part, np.ones((5, 5), np.uint8)) > 0    # away from the outline
     if inside.sum() < 10:
         inside = part > 0
