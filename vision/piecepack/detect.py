@@ -31,6 +31,8 @@ REGROW_MM = 2.5            # a piece off the board is grown back this much after
 GLYPH_HOLE_MM2 = 45.0      # holes this small in a suit-coloured area are printed on a piece
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_COIN_MM2 = 120.0
+HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
+MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 FRAGMENT = 0.08            # stock areas this large (share of a tile) may be parts of one tile
 TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
 COIN_TURNS = 36
@@ -180,8 +182,8 @@ class PiecepackDetector:
         pieces: IceFloe has only piecepack pyramids on its tiles, Iceberg has none at all."""
         classes = self.profile.classify(pv.logratio)
         s = pv.top.mm_per_px
-        tiles = self._tile_boxes(pv, classes)
         suited = _solid(np.isin(classes, SUIT_IDS).astype(np.uint8) * 255, s)
+        tiles = self._tile_boxes(pv, classes, suited)
         covered = cv2.dilate(suited, _disc(2 * REGROW_MM, s))
         coins = self._coins_found(pv, classes, tiles, covered)
         printed = np.zeros(classes.shape, np.uint8)
@@ -191,7 +193,7 @@ class PiecepackDetector:
         return tiles + self._standing(pv, classes, suited, tiles, printed, on, off) + coins
 
     # --- tiles -------------------------------------------------------------------------------
-    def _tile_boxes(self, pv: PlaneView, classes: np.ndarray) -> list[dict]:
+    def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray) -> list[dict]:
         """Tile centres and turns (mod 90) from the areas of stock: one area per tile, as the
         printed borders part touching tiles; an area of several tiles (borders not seen) is
         cut along its own axes; pieces of one tile (a back's cross and coins at both ends of
@@ -209,8 +211,11 @@ class PiecepackDetector:
         for group in groups:
             if sum(areas[i] for i in group) < 0.4 * side * side:
                 continue
-            (cx, cy), (w, h), angle = cv2.minAreaRect(np.vstack([outlines[i] for i in group]))
+            points = np.vstack([outlines[i] for i in group])
+            (cx, cy), (w, h), angle = cv2.minAreaRect(points)
             cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
+            if cols * rows == 1:
+                cx, cy = _unhide(points, pieces, (cx, cy), (w, h), angle, side / s)
             a = math.radians(angle)
             u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
             for ci in range(cols):
@@ -426,6 +431,30 @@ def _over_tile(xy, tiles: list[dict], side: float) -> bool:
         if abs(u) <= side / 2 and abs(v) <= side / 2:
             return True
     return False
+
+
+def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, side_px: float):
+    """The centre of a tile whose stock shows shorter than the tile along an axis (pieces
+    standing near an edge hide it): the edge away from the pieces is the tile's edge."""
+    a = math.radians(angle)
+    axes = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    c = np.array(centre, np.float64)
+    x0, y0 = np.maximum(points.min(axis=0) - int(side_px * 0.4), 0)
+    x1, y1 = points.max(axis=0) + int(side_px * 0.4)
+    rows, cols = np.nonzero(pieces[y0:y1, x0:x1])
+    near = np.column_stack([cols + x0, rows + y0]).astype(np.float64)
+    for k, extent in enumerate(size):
+        if extent >= HIDDEN_EDGE * side_px:
+            continue
+        u = axes[k]
+        lo, hi = -extent / 2, extent / 2
+        t = (near - c) @ u if len(near) else np.zeros(0)
+        across = np.abs((near - c) @ axes[1 - k]) < 0.5 * side_px if len(near) else np.zeros(0, bool)
+        below, above = np.count_nonzero(across & (t < lo) & (t > lo - side_px / 2)), \
+            np.count_nonzero(across & (t > hi) & (t < hi + side_px / 2))
+        if max(above, below) >= MIN_HIDER_PX:
+            c = c + u * ((lo + side_px / 2) if above >= below else (hi - side_px / 2))
+    return float(c[0]), float(c[1])
 
 
 def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
