@@ -375,9 +375,10 @@ class PiecepackDetector:
         n = next(iter(self.profile.dice.values())).shape[0]
         top = on_plane(np.array([[fit.x, fit.y]]), pv.centre, z0 + self.dims.die, pv.height)[0]
         own = {name for name in self._dice[0] if name.startswith(suit + "-")}
+        centre = sample(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM)
         name, _, conf = _match_shifted(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM, np.ones((n, n), bool),
-                                          self._dice, own or None, 3,
-                                          lambda p: p - np.median(p.reshape(-1, 3), axis=0), cosine=False)[:3]
+                                       self._dice, own or None, 3, np.median(centre.reshape(-1, 3), axis=0),
+                                       cosine=False)[:3]
         return int(name.split("-")[1]), conf
 
     # --- coins -----------------------------------------------------------------------------------
@@ -545,13 +546,11 @@ def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
 
 
 def _match_shifted(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float, seen, turned,
-                   allowed=None, reach: int = 2, normalise=None, cosine: bool = True):
-    """`_match_many` of the patch at `xy` moved by up to `reach` pixels each way (the centre of
-    a small piece is known to a millimetre or so)."""
-    big = sample(image, pv, xy, angle, n + 2 * reach, step)
+                   allowed=None, reach: int = 2, level=0.0, cosine: bool = True):
+    """`_match_many` of the patch at `xy` (minus `level`) moved by up to `reach` pixels each way
+    (the centre of a small piece is known to a millimetre or so)."""
+    big = sample(image, pv, xy, angle, n + 2 * reach, step) - level
     patches = [big[dy:dy + n, dx:dx + n] for dy in range(2 * reach + 1) for dx in range(2 * reach + 1)]
-    if normalise is not None:
-        patches = [normalise(p) for p in patches]
     return _match_many(np.array(patches), seen, turned, allowed, cosine)
 
 

@@ -18,7 +18,8 @@ from vision.piecepack.solids import PAWN_HEIGHT, circle, pp_pyramid, prism, squa
 from vision.piecepack.view import PlaneView, on_plane
 
 SUB = 3
-YAWS = (15.0, 30.0, 45.0, 60.0, 75.0)
+CANDIDATES = 4               # shapes nearest the blob's area that are fitted
+YAWS = (30.0, 60.0)
 FINE_YAWS = (-6.0, 6.0)
 FINER_YAWS = (-3.0, 3.0)
 
@@ -98,7 +99,7 @@ class Fitter:
                  hidden: np.ndarray | None = None, opening: np.ndarray | None = None):
         self.pv, self.blob, self.box, self.z0, self.dims = pv, blob, box, z0, dims
         self.opening = opening
-        self.visible = None if hidden is None else (hidden == 0).astype(np.uint8)
+        self.visible = None if hidden is None or not hidden.any() else (hidden == 0).astype(np.uint8)
         rows, cols = np.nonzero(blob if self.visible is None or not np.any(blob & self.visible) else blob & self.visible)
         self.centre = pv.mm(cols.mean() + box[0], rows.mean() + box[1])
         self.area = len(rows) * pv.top.mm_per_px ** 2
@@ -113,7 +114,7 @@ class Fitter:
     def place(self, shape: Shape, yaw: float) -> tuple[float, float]:
         """Base centre whose outline's (visible) centroid is the blob's."""
         x, y = self.centre
-        for _ in range(3):
+        for _ in range(2):
             c = self._seen_centroid(shape, x, y, yaw)
             x, y = x + self.centre[0] - c[0], y + self.centre[1] - c[1]
         return float(x), float(y)
@@ -136,11 +137,9 @@ class Fitter:
     def ranked(self, shapes=SHAPES, yaw0: float = 0.0) -> list[Fit]:
         """Fits of the plausible shapes, best first: the best shape's yaw is searched, the next
         two are scored at that yaw."""
-        fits = []
-        for shape in shapes:
-            ratio = self.area_of(shape, yaw0) / self.area
-            if 0.6 < ratio < 1.6:
-                fits.append(self.score(shape, *self.place(shape, yaw0), yaw0))
+        ratios = {shape: self.area_of(shape, yaw0) / self.area for shape in shapes}
+        plausible = sorted((abs(np.log(r)), shape) for shape, r in ratios.items() if 0.6 < r < 1.6)
+        fits = [self.score(shape, *self.place(shape, yaw0), yaw0) for _, shape in plausible[:CANDIDATES]]
         if not fits:
             return []
         fits.sort(key=lambda f: -f.iou)
@@ -154,7 +153,8 @@ class Fitter:
                         top = trial
         rest = [self.score(f.shape, *self.place(f.shape, top.yaw), top.yaw) if f.shape.turns else f
                 for f in fits[1:3]]
-        return sorted([self.nudge(f) for f in [top] + rest], key=lambda f: -f.iou)
+        ranked = sorted([top] + rest, key=lambda f: -f.iou)
+        return sorted([self.nudge(f) for f in ranked[:2]] + ranked[2:], key=lambda f: -f.iou)
 
     def nudge(self, fit: Fit) -> Fit:
         """The fit moved a pixel at a time while that raises the overlap."""
