@@ -25,14 +25,18 @@ def register(sub) -> None:
     p.add_argument("--hands", type=int, default=0, help="arms over the table")
     p.add_argument("--samples", metavar="DIR",
                    help="instead: regenerate the committed sample set into DIR/icehouse and DIR/icepirates")
+    p.add_argument("--base-seed", type=int, default=1000,
+                   help="with --samples: the seed of the set (1000 = the committed one; others "
+                        "make held-out sets)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     if args.samples:
-        write_default_colors()
+        if args.base_seed == 1000:
+            write_default_colors()
         for game in ("icehouse", "icepirates"):
-            for path in write_set(game, Path(args.samples) / game):
+            for path in write_set(game, Path(args.samples) / game, args.base_seed):
                 print(path)
         return 0
     if not args.scene:
