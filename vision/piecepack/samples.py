@@ -228,3 +228,9 @@ def write_all(root: Path) -> list[Path]:
     """The default profile, then the IceFloe and Iceberg sample sets under `root`."""
     write_default_profile()
     return [path for game in COUNT for path in write_set(game, Path(root) / game)]
+
+
+if __name__ == "__main__":     # python -m vision.piecepack.samples [ROOT]: regenerate the sets
+    import sys
+    for written in write_all(Path(sys.argv[1] if len(sys.argv) > 1 else "sample_images")):
+        print(written)
