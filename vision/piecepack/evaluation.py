@@ -7,15 +7,22 @@ found with every field right and nothing extra is reported.
 """
 from __future__ import annotations
 
+import json
 import math
+import statistics
+import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
 
 from referee.evaluate import evaluate
-from referee.scene import Piece, Scene
+from referee.scene import Piece, Scene, scene_from_dict
 
 MATCH_MM = 15.0
 FIELDS = ("suit", "rank", "face", "letter")
+GAMES = ("icefloe", "iceberg")
 
 
 def _expected(piece: Piece) -> dict:
@@ -103,3 +110,46 @@ def floes(scene: Scene) -> dict:
         kinds = sorted((by_id[p].suit, by_id[p].size) for p in floe["pyramids"])
         out[(tile.suit, tile.rank)] = (tuple(floe["cell"]), floe["weight"], tuple(kinds))
     return out
+
+
+def bench(folder: Path, repeat: int = 3) -> None:
+    """Print the piecepack figures over the IceFloe and Iceberg images under `folder`: per-field
+    accuracy, images entirely right, IceFloe floes as in the truth, ms per 1920x1080 frame."""
+    from calibration.calibfile import load
+    from vision.detector import Detector
+    total, times, floes_same, icefloe = Score(), [], 0, 0
+    for game in GAMES:
+        for truth_path in sorted((folder / game).glob("*.json")):
+            image = truth_path.with_suffix(".jpg")
+            if not image.exists():
+                continue
+            data = json.loads(truth_path.read_text(encoding="utf-8"))
+            truth = scene_from_dict(data, str(truth_path))
+            detector = Detector(load(truth_path.parent / data["render"]["calibration"]))
+            frame = cv2.imread(str(image))
+            detected = detector.detect(frame, game)
+            s = score(truth, detected)
+            total.add(s)
+            if game == "icefloe":
+                icefloe += 1
+                floes_same += floes(truth) == floes(detected)
+            if s.mistakes:
+                print(f"{image.name}: " + "; ".join(s.mistakes))
+            if frame.shape[:2] == (1080, 1920):
+                for _ in range(repeat):
+                    start = time.perf_counter()
+                    detector.detect(frame, game)
+                    times.append(time.perf_counter() - start)
+    print(f"piecepack images: {total.images}, pieces: {total.pieces} ({total.missing} missed, "
+          f"{total.extra} extra)")
+    for name in FIELDS:
+        print(f"per-piece accuracy {name:6s}: {100 * total.rate(name):6.2f} % of {total.total[name]}  "
+              "(target >= 99.5 %)")
+    print(f"images entirely right: {100 * total.images_right / max(1, total.images):.1f} %  (target >= 90 %)")
+    print(f"IceFloe reports with the truth's floes and weights: {floes_same} of {icefloe}")
+    if total.position_mm:
+        print(f"position error mm: median {statistics.median(total.position_mm):.2f}, "
+              f"max {max(total.position_mm):.2f}")
+    if times:
+        print(f"time per 1920x1080 piecepack frame, one thread: median {1000 * statistics.median(times):.1f} ms, "
+              f"best {1000 * min(times):.1f} ms over {len(times)} runs  (target < 100 ms)")
