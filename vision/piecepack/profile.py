@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.calibfile import CalibrationError
 from calibration.colors import ColorProfile
 
 FORMAT = "icetable-piecepack-profile/1"
@@ -33,8 +34,8 @@ TILE_MM, COIN_MM, DIE_MM = 0.5, 0.5, 0.5      # template resolution, mm per pixe
 DEFAULT_PROFILE = Path(__file__).with_name("default_profile.json")
 
 
-class ProfileError(ValueError):
-    """A profile file that cannot be used; the message names the file and field."""
+class ProfileError(CalibrationError):
+    """A profile that cannot be used; the message names the file (or section) and field."""
 
 
 @dataclass

@@ -1,0 +1,91 @@
+"""Piecepack detection on the committed IceFloe and Iceberg sample images, against their truth."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from calibration.calibfile import load
+from referee.scene import scene_from_dict
+from vision.detector import Detector
+from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_images"
+# Floors a little under what bench/vision.py prints today (docs/vision-piecepack.md).
+FLOORS = {"suit": 0.99, "rank": 0.98, "face": 0.99, "letter": 0.98}
+IMAGES_RIGHT = 0.75
+FLOES_SAME = 0.7
+
+
+def _truths(game):
+    return sorted((SAMPLES / game).glob(f"{game}-*[0-9].json"))
+
+
+@pytest.fixture(scope="module")
+def results():
+    """(game, truth, detected) for every sample image."""
+    out = []
+    for game in GAMES:
+        for path in _truths(game):
+            data = json.loads(path.read_text())
+            detector = Detector(load(path.parent / data["render"]["calibration"]))
+            frame = cv2.imread(str(path.with_suffix(".jpg")))
+            out.append((game, scene_from_dict(data, str(path)), detector.detect(frame, game)))
+    return out
+
+
+def test_the_sample_sets_cover_what_the_games_show(results):
+    truths = [t for _, t, _ in results]
+    assert len([t for t in truths if t.game == "icefloe"]) >= 12 and len(truths) >= 24
+    faces = {p.face for t in truths for p in t.of_type("tile")}
+    assert faces == {"up", "down"}
+    assert any(t.of_type("pp_pyramid") and len(t.of_type("tile")) < 24 for t in truths)   # floes removed
+    assert any(len(t.of_type("coin")) > 10 for t in truths)                              # coins on quarters
+    assert {t.of_type("die")[0].suit for t in truths if t.of_type("die")} >= {"suns", "moons"}
+
+
+def test_every_field_is_read_right_for_nearly_every_piece(results):
+    total = Score()
+    for _, truth, detected in results:
+        total.add(score(truth, detected))
+    for name in FIELDS:
+        assert total.rate(name) >= FLOORS[name], (name, total.rate(name), total.mistakes)
+    assert total.missing + total.extra <= 0.01 * total.pieces
+
+
+def test_most_images_are_entirely_right(results):
+    right = sum(score(truth, detected).images_right for _, truth, detected in results)
+    assert right >= IMAGES_RIGHT * len(results)
+
+
+def test_icefloe_reports_give_the_truths_floes_and_weights(results):
+    icefloe = [(t, d) for game, t, d in results if game == "icefloe"]
+    same = sum(floes(t) == floes(d) for t, d in icefloe)
+    assert same >= FLOES_SAME * len(icefloe)
+
+
+def test_positions_are_within_a_few_millimetres(results):
+    total = Score()
+    for _, truth, detected in results:
+        total.add(score(truth, detected))
+    distances = sorted(total.position_mm)
+    assert distances[len(distances) // 2] <= 1.5 and distances[int(0.95 * len(distances))] <= 4.0
+
+
+def test_detect_command_prints_an_icefloe_scene_the_referee_reads(tmp_path):
+    image = SAMPLES / "icefloe" / "icefloe-05.jpg"
+    cal = image.parent / json.loads(image.with_suffix(".json").read_text())["render"]["calibration"]
+    result = subprocess.run([sys.executable, "-m", "icetable", "detect", str(image), "-c", str(cal),
+                             "--game", "icefloe"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    scene = scene_from_dict(json.loads(result.stdout))
+    assert len(scene.of_type("tile")) >= 20 and scene.of_type("pp_pyramid")
+    path = tmp_path / "scene.json"
+    path.write_text(result.stdout)
+    check = subprocess.run([sys.executable, "-m", "icetable", "check", str(path)], capture_output=True,
+                           text=True, cwd=ROOT)
+    report = json.loads(check.stdout)
+    assert set(report["status"]["floes"]) == {t.id for t in scene.of_type("tile")}
