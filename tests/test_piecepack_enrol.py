@@ -1,0 +1,121 @@
+"""Enrolment: learning a piecepack from arrangement photos, storing it, detecting with it."""
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import enrol
+from calibration.calibfile import load
+from referee.scene import scene_from_dict
+from vision.detector import Detector
+from vision.piecepack import profile as pp
+from vision.piecepack.evaluation import Score, score
+from vision.piecepack.samples import enrolment_photos
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_images" / "icefloe" / "icefloe-05.jpg"
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "icetable", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def photos():
+    """Rendered photos of the arrangement under a warm light, and their camera."""
+    return enrolment_photos("warm", 31)
+
+
+@pytest.fixture(scope="module")
+def learned(photos):
+    return enrol.learn(photos[0])
+
+
+def test_a_profile_survives_its_file(learned, tmp_path):
+    pp.save(learned, tmp_path / "p.json")
+    back = pp.load(tmp_path / "p.json")
+    assert back.colors.names == learned.colors.names
+    np.testing.assert_allclose(back.colors.means, learned.colors.means, atol=1e-4)
+    for part in ("tiles", "coins", "dice"):
+        ours, theirs = getattr(learned, part), getattr(back, part)
+        assert set(ours) == set(theirs)
+        for name in ours:     # stored as 8-bit PNG: one step is 1/TEMPLATE_SCALE
+            assert np.abs(ours[name] - theirs[name]).max() <= 0.6 / pp.TEMPLATE_SCALE + 1e-6
+
+
+def test_enrolment_learns_every_face(learned):
+    assert len(learned.tiles) == 25 and "back" in learned.tiles
+    assert len(learned.coins) == 10 and len(learned.dice) == 24
+    stock = learned.colors.means[learned.colors.names.index("stock")]
+    suns = learned.colors.means[learned.colors.names.index("suns")]
+    assert suns[2] - suns[0] > stock[2] - stock[0] + 0.5      # red: far more red than blue (BGR)
+
+
+def test_a_set_enrolled_under_one_light_is_read_under_others(learned):
+    total = Score()
+    for name in ("icefloe-05", "icefloe-06", "iceberg-04", "iceberg-07"):
+        game = name.split("-")[0]
+        path = ROOT / "sample_images" / game / f"{name}.json"
+        data = json.loads(path.read_text())
+        cal = load(path.parent / data["render"]["calibration"])
+        cal = replace(cal, extra={"piecepack": learned.to_dict()})
+        detected = Detector(cal).detect(cv2.imread(str(path.with_suffix(".jpg"))), game)
+        total.add(score(scene_from_dict(data), detected))
+    for field in ("suit", "rank", "face", "letter"):
+        assert total.rate(field) >= 0.95, (field, total.mistakes)
+
+
+def test_enrolment_needs_the_faces_and_backs(photos):
+    with pytest.raises(enrol.EnrolError, match="'backs' photo"):
+        enrol.learn({"faces": photos[0]["faces"]})
+
+
+def test_a_photo_without_the_cards_is_named(photos):
+    blank = np.full((1080, 1920, 3), 128, np.uint8)
+    cam = photos[1]
+    with pytest.raises(enrol.EnrolError, match="empty.png: the corner cards are not in the photo"):
+        enrol.learn({"faces": [("empty.png", blank, cam.K, cam.dist)], "backs": photos[0]["backs"]})
+
+
+def test_calibrate_enrol_then_detect_with_the_enrolled_set(photos, tmp_path):
+    names = []
+    for kind in enrol.KINDS:
+        path = tmp_path / f"{kind}.png"
+        cv2.imwrite(str(path), photos[0][kind][0][1])
+        names.append(str(path))
+    cal = tmp_path / "cal.json"
+    result = _cli("calibrate", str(SAMPLE), "--area", "354x354", "--views", "1", "--enrol", *names, "-o", str(cal))
+    assert result.returncode == 0, result.stderr
+    assert "piecepack enrolled from 3 photos" in result.stderr
+    stored = json.loads(cal.read_text())["piecepack"]
+    assert stored["format"] == pp.FORMAT and len(stored["tiles"]) == 25
+    detected = _cli("detect", str(SAMPLE), "-c", str(cal), "--game", "icefloe")
+    assert detected.returncode == 0, detected.stderr
+    assert len(scene_from_dict(json.loads(detected.stdout)).of_type("tile")) >= 20
+
+
+@pytest.mark.parametrize("photos_given, message", [
+    (["one.png"], "2 or 3 photos"),
+    (["missing-faces.png", "missing-backs.png"], "missing-faces.png: no such file"),
+])
+def test_calibrate_enrol_errors_are_one_line(photos_given, message, tmp_path):
+    result = _cli("calibrate", str(SAMPLE), "--area", "354x354", "--views", "1", "--enrol",
+                  *[str(tmp_path / p) for p in photos_given], "-o", str(tmp_path / "cal.json"))
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "cal.json").exists()
+
+
+def test_a_broken_piecepack_section_is_reported_not_raised(tmp_path):
+    path = SAMPLE.with_suffix(".json")
+    cal = json.loads((SAMPLE.parent / json.loads(path.read_text())["render"]["calibration"]).read_text())
+    cal["piecepack"] = {"format": pp.FORMAT, "colors": {}, "tiles": {}, "coins": {}, "dice": {}}
+    (tmp_path / "cal.json").write_text(json.dumps(cal))
+    result = _cli("detect", str(SAMPLE), "-c", str(tmp_path / "cal.json"), "--game", "icefloe")
+    assert result.returncode == 2
+    assert "field 'colors'" in result.stderr and "Traceback" not in result.stderr
