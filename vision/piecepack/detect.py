@@ -258,7 +258,7 @@ class PiecepackDetector:
         name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
         ink = np.abs(np.rot90(self.profile.tiles[name], turn)).max(axis=2) > INK
         _paint(printed, ink.astype(np.uint8), pv, xy, angle, pp.TILE_MM)
-        tile["angle"] = round(angle + 90.0 * turn, 1) % 360.0
+        tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
             tile["angle"] = round(angle, 1) % 90.0

@@ -1,0 +1,75 @@
+"""Piecepack pieces in the renderer and the geometry of the tiles' top plane."""
+import math
+import random
+
+import numpy as np
+import pytest
+
+from calibration.homography import find_markers, fit_plane
+from calibration.layout import cards_layout
+from referee.scene import Piece, Scene
+from vision.piecepack import profile as pp
+from vision.piecepack.detect import PiecepackDetector
+from vision.piecepack.looks import rest_on_tiles
+from vision.piecepack.samples import SIZE, camera
+from vision.piecepack.view import on_plane, plane_view, raise_point
+from vision.render import random_config, render
+from vision.render.art import paint
+
+AREA = (240.0, 200.0)
+
+
+def test_pieces_on_a_tile_rest_on_its_top_and_others_on_the_table():
+    scene = Scene("icefloe", (Piece("t", "tile", 60, 60, face="down"),
+                              Piece("p", "pp_pyramid", 70, 50, suit="suns", size="C", pose="standing"),
+                              Piece("w", "pp_pyramid", 160, 60, suit="arms", size="A", pose="standing"),
+                              Piece("c", "coin", 48, 72, face="suit", suit="moons")), AREA)
+    lifted = rest_on_tiles(scene).by_id()
+    assert lifted["p"].extra["z0"] == pytest.approx(6.35) and lifted["c"].extra["z0"] == pytest.approx(6.35)
+    assert "z0" not in lifted["w"].extra and "z0" not in lifted["t"].extra
+
+
+@pytest.mark.parametrize("xy, height", [((10.0, 20.0), 6.35), ((300.0, -40.0), 28.0), ((0.0, 0.0), 3.2)])
+def test_a_point_seen_on_the_tile_plane_is_raised_back_where_it_is(xy, height):
+    centre = np.array([120.0, 90.0, -620.0])
+    seen = on_plane(np.array([xy]), centre, height, 6.35)
+    np.testing.assert_allclose(raise_point(seen, centre, 6.35, height)[0], xy, atol=1e-9)
+    lean = math.dist(seen[0], xy)
+    assert (lean > 0) == (height != 6.35 and xy != (120.0, 90.0))
+
+
+def test_printed_art_is_painted_inside_its_face_only():
+    image = np.zeros((40, 40, 3), np.float32)
+    texture = np.ones((8, 8, 3), np.float32)
+    square = np.array([[10, 10], [30, 10], [30, 30], [10, 30]], np.float64)
+    paint(image, texture, square, square, np.float32(0.5), np.float32(0.1))
+    assert image[20, 20] == pytest.approx([0.6] * 3, abs=1e-3)
+    assert not image[:8].any() and not image[:, 33:].any()
+
+
+def test_a_rendered_table_is_read_back():
+    scene = Scene("iceberg", (
+        Piece("up", "tile", 70, 70, face="up", suit="crowns", rank=4, angle=90.0),
+        Piece("down", "tile", 121, 70, face="down", angle=0.0),
+        Piece("c1", "coin", 108, 57, face="suit", suit="suns", angle=30.0),
+        Piece("c2", "coin", 180, 150, face="value", rank=3, angle=200.0),
+        Piece("d", "die", 60, 150, suit="arms", rank=5, angle=20.0)), AREA)
+    layout = cards_layout(*AREA)
+    cam = camera(random.Random(3), AREA)
+    frame = render(scene, layout, random_config(3, AREA, SIZE, light="cool", camera=cam)).image
+    fit = fit_plane(layout, find_markers(frame[..., 1]), cam.K, cam.dist)
+    view = plane_view(frame, fit, cam.K, cam.dist, (-12, -12, AREA[0] + 12, AREA[1] + 12), 6.35)
+    found = PiecepackDetector(pp.default()).detect(view, "iceberg")
+    by_type = {}
+    for f in found:
+        by_type.setdefault(f["type"], []).append(f)
+    tiles = sorted(by_type["tile"], key=lambda f: f["x"])
+    assert [(t["face"], t.get("suit"), t.get("rank")) for t in tiles] == [("up", "crowns", 4), ("down", None, None)]
+    assert tiles[0]["angle"] == pytest.approx(90.0, abs=3)
+    coins = sorted(by_type["coin"], key=lambda f: f["x"])
+    assert [(c["face"], c.get("suit"), c.get("rank")) for c in coins] == [("suit", "suns", None), ("value", None, 3)]
+    assert [c["angle"] for c in coins] == [pytest.approx(30.0, abs=10), pytest.approx(200.0, abs=10)]
+    assert [(d["suit"], d["rank"]) for d in by_type["die"]] == [("arms", 5)]
+    for f in found:
+        truth = min(scene.pieces, key=lambda p: math.hypot(p.x - f["x"], p.y - f["y"]))
+        assert math.hypot(truth.x - f["x"], truth.y - f["y"]) < 2.5
