@@ -184,13 +184,19 @@ class PiecepackDetector:
         s = pv.top.mm_per_px
         suited = _solid(np.isin(classes, SUIT_IDS).astype(np.uint8) * 255, s)
         tiles = self._tile_boxes(pv, classes, suited)
-        covered = cv2.dilate(suited, _disc(2 * REGROW_MM, s))
-        coins = self._coins_found(pv, classes, tiles, covered)
+        under_coins = np.zeros(classes.shape, np.uint8)
+        coins = self._coins_found(pv, classes, tiles, under_coins)
+        rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
         printed = np.zeros(classes.shape, np.uint8)
         for tile in tiles:
-            self._read_tile(pv, tile, classes, covered, printed)
+            self._read_tile(pv, tile, classes, rough, printed)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
-        return tiles + self._standing(pv, classes, suited, tiles, printed, on, off) + coins
+        standing, under_pieces = self._standing(pv, classes, suited, tiles, printed, on, off)
+        for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
+            if tile["confidence"] < SURE:
+                self._read_tile(pv, tile, classes, under_pieces | under_coins)
+            del tile["_angle"]
+        return tiles + standing + coins
 
     # --- tiles -------------------------------------------------------------------------------
     def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray) -> list[dict]:
@@ -241,11 +247,12 @@ class PiecepackDetector:
         cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
         return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
 
-    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered, printed) -> None:
+    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered, printed=None) -> None:
         """Match the tile's visible pixels: all faces coarsely (1 mm per pixel), then the best
-        few at full resolution, moved by up to a millimetre."""
+        few at full resolution, moved by up to a millimetre. The face's print is added to
+        `printed` when given."""
         n = self.profile.tiles["back"].shape[0]
-        angle = tile.pop("_angle")
+        angle = tile["_angle"]
         xy = (tile["x"], tile["y"])
         cls = sample(classes, pv, xy, angle, n, pp.TILE_MM)
         stock = cls == STOCK
@@ -256,12 +263,14 @@ class PiecepackDetector:
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
         first = _match(half, seen_half, self._tiles)
         name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
-        ink = np.abs(np.rot90(self.profile.tiles[name], turn)).max(axis=2) > INK
-        _paint(printed, ink.astype(np.uint8), pv, xy, angle, pp.TILE_MM)
+        if printed is not None:
+            ink = np.abs(np.rot90(self.profile.tiles[name], turn)).max(axis=2) > INK
+            _paint(printed, ink.astype(np.uint8), pv, xy, angle, pp.TILE_MM)
         tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
             tile["angle"] = round(angle, 1) % 90.0
+            tile.pop("suit", None), tile.pop("rank", None)
         else:
             suit, rank = name.split("-")
             tile.update(face="up", suit=suit, rank=int(rank))
@@ -283,8 +292,8 @@ class PiecepackDetector:
         return name, int(turn), conf
 
     # --- standing pieces -----------------------------------------------------------------------
-    def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> list[dict]:
-        """Standing pieces. The tiles' own print (`printed`) counts neither for nor against a
+    def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
+        """Standing pieces, and the view pixels they cover. The tiles' own print (`printed`) counts neither for nor against a
         shape; blobs are explained once, and the parts left unexplained (pieces partly hidden
         behind others) again with the pieces found in front of them left out too."""
         s = pv.top.mm_per_px
@@ -311,7 +320,7 @@ class PiecepackDetector:
             found = self._fit_standing(pv, part, tiles, hidden, on, off)
             if found is not None and found[1].iou >= MIN_IOU:
                 self._accept(found, part, out, covered)
-        return out
+        return out, covered
 
     @staticmethod
     def _by_suit(blob: Blob, classes: np.ndarray, s: float) -> list[Blob]:
@@ -383,7 +392,7 @@ class PiecepackDetector:
 
     # --- coins -----------------------------------------------------------------------------------
     def _coins_found(self, pv: PlaneView, classes, tiles, covered) -> list[dict]:
-        """Coins (their areas are added to `covered`)."""
+        """Coins (their areas are marked in `covered`)."""
         s = pv.top.mm_per_px
         mask = fill_holes((classes == COIN).astype(np.uint8) * 255)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(OPEN_MM, s))
