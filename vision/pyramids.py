@@ -27,6 +27,7 @@ STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
 HALF = 0.5                 # a coloured piece's edge: where its contrast is half its inside's
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
 COLOURED_SHARE = 0.08       # share of coloured pixels that makes a piece coloured, not pale
+NECK = 7.0                 # mm: a blob thinner than this somewhere may be pieces touching there
 SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
 SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
@@ -158,20 +159,24 @@ class PyramidClassifier:
         return found
 
     def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int) -> list:
-        """Fit the best piece; if it explains the blob poorly, try the blob as two pieces (split
-        in two by k-means on pixel positions); then fit what is left, up to `budget` pieces."""
+        """Fit the best piece; if it explains the blob poorly, try the blob as several pieces
+        (cut at its thin necks, where a lying piece's tip touches another piece, or in two by
+        k-means on pixel positions); then fit what is left, up to `budget` pieces."""
         min_px = MIN_AREA / fitter.view.mm_per_px ** 2
         if budget < 1 or np.count_nonzero(blob) < min_px:
             return []
         best = self._best(fitter, blob, box)
         poor = best is None or best[2] < SPLIT_IOU
         if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
-            halves = _halves(blob)
-            fits = [self._best(fitter, half, box) for half in halves]
-            if all(fits) and (best is None or min(f[2] for f in fits) > best[2]):
+            split, worst = None, -1.0 if best is None else best[2]
+            for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob)):
+                fits = [self._best(fitter, part, box) for part in parts]
+                if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst:
+                    split, worst = parts, min(f[2] for f in fits)
+            if split is not None:
                 out = []
-                for half in halves:
-                    out += self._pieces(fitter, half, box, budget - 1 - len(out))
+                for part in split:
+                    out += self._pieces(fitter, part, box, budget - 1 - len(out))
                 return out
         if best is None:
             return []
@@ -259,6 +264,21 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
         inside = part > 0
     score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())
     return "clear" if score > CLEAR_SCORE else "white"
+
+
+def _neck_parts(blob: np.ndarray, width: float, min_px: float) -> list[np.ndarray]:
+    """The blob cut where it is thinner than `width` px: an opening removes the necks, and every
+    pixel goes to the nearest remaining core (cores smaller than a piece are dropped)."""
+    k = max(3, int(width) | 1)
+    cores = cv2.morphologyEx(blob, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_px / 2]
+    if len(keep) < 2:
+        return [blob]
+    dists = [cv2.distanceTransform(np.where(labels == i, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
+             for i in keep]
+    owner = np.argmin(np.stack(dists), axis=0)
+    return [(blob & (owner == k)).astype(np.uint8) for k in range(len(keep))]
 
 
 def _halves(blob: np.ndarray) -> list[np.ndarray]:
