@@ -66,3 +66,16 @@ def test_ice_pirates_island_is_one_standing_nest():
     frame = render(scene, LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5)).image
     (island,) = _detector(cam).detect(frame, "icepirates").pieces
     assert island.pose == "standing" and island.size == 3 and island.nested == (2, 1)
+
+
+def test_touching_pieces_are_told_apart():
+    # attackers whose tips touch a defender: one of another colour, one of the same colour
+    cam = _camera()
+    pieces = [{"id": "d", "type": "pyramid", "color": "green", "size": 3, "pose": "standing", "x": 200, "y": 200},
+              {"id": "a", "type": "pyramid", "color": "red", "size": 2, "pose": "lying",
+               "x": 187.3, "y": 200, "heading": 0.0},
+              {"id": "b", "type": "pyramid", "color": "green", "size": 1, "pose": "lying",
+               "x": 200, "y": 212.7, "heading": 270.0}]
+    frame = render(_scene(pieces), LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5)).image
+    found = sorted((p.color, p.size, p.pose) for p in _detector(cam).detect(frame).pieces)
+    assert found == [("green", 1, "lying"), ("green", 3, "standing"), ("red", 2, "lying")]
