@@ -7,7 +7,8 @@ a 400 x 400 mm area (`AREA`), and is photographed three times:
   ace, 2..5), upright; the 24 coins value side up in the same order, below them; the four dice
   (a row, in suit order) showing null, ace, 2 and 3.
 - `backs`: the tiles face down, the coins suit side up, the dice showing 4, 5, null and ace.
-- `pyramids` (optional): the piecepack pyramids standing in four rows (suits) of six (A..F).
+- `pyramids` (optional): the piecepack pyramids standing in four rows (suits) of six (A..F),
+  each row's pawn at its right end.
 
 From them it learns a `vision.piecepack.profile.Profile`: the colour of the cloth, the tile
 stock, the coin wood and each suit (ink, pyramids, dice) in the light-normalised space, and the
@@ -38,6 +39,7 @@ TILE_N, COIN_N, DIE_N = 96, 36, 22           # template sizes in pixels
 NEAR = 0.15                                  # log-ratio distance of a pixel to its stock
 INK = 0.35                                   # ... beyond which it is ink
 MAX_SAMPLES = 4000
+SHADE = (-0.45, -0.08)                       # log ratio of cloth in a shadow (no darker: a piece)
 
 
 class EnrolError(ValueError):
@@ -64,6 +66,10 @@ def pyramid_at(suit: int, letter: int) -> tuple[float, float]:
     return 45.0 + 60.0 * letter, 60.0 + 80.0 * suit
 
 
+def pawn_at(suit: int) -> tuple[float, float]:
+    return 380.0, 60.0 + 80.0 * suit
+
+
 def arrangement(kind: str) -> Scene:
     """The scene of one enrolment photo."""
     pieces = []
@@ -72,6 +78,7 @@ def arrangement(kind: str) -> Scene:
             for li, letter in enumerate(PP_LETTERS):
                 pieces.append(Piece(f"{suit}-{letter}", "pp_pyramid", *pyramid_at(si, li), suit=suit,
                                     size=letter, pose="standing"))
+            pieces.append(Piece(f"pawn-{suit}", "pawn", *pawn_at(si), suit=suit))
         return Scene("icefloe", tuple(pieces), AREA)
     up = kind == "faces"
     for si, suit in enumerate(pp.SUITS):
@@ -88,7 +95,7 @@ class Samples:
     """Colour samples per class and template sums, pooled over photos."""
 
     def __init__(self):
-        self.colours: dict[str, list] = {c: [] for c in pp.CLASSES}
+        self.colours: dict[str, list] = {c: [] for c in pp.CLASSES + pp.TABLE}
         self.sums: dict[tuple, list] = {}
         self.rng = np.random.default_rng(0)
 
@@ -120,14 +127,24 @@ def _stock_level(patch: np.ndarray, inside: np.ndarray) -> np.ndarray:
 
 
 def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> None:
-    busy = np.zeros(pv.logratio.shape[:2], np.uint8)
-    s = pv.top.mm_per_px
-    reach = {"tile": dims.tile * 0.75, "coin": dims.coin * 0.65 + 3, "die": dims.die * 1.6,
-             "pp_pyramid": 36.0}
+    """Cloth samples from everywhere outside the pieces' outlines: lit, and in the pieces'
+    shadows (a class of its own, so that a dark shadow is not taken for a black piece)."""
+    h, w = pv.logratio.shape[:2]
+    busy = np.zeros((h, w), np.uint8)
     for p in scene.pieces:
-        c = pv.px((p.x, p.y))[0]
-        cv2.circle(busy, (int(c[0]), int(c[1])), int(reach[p.type] / s), 255, -1)
-    samples.colour("cloth", pv.logratio[busy == 0])
+        if p.type in ("tile", "coin"):
+            size = dims.tile if p.type == "tile" else dims.coin
+            c = pv.px((p.x, p.y))[0]
+            r = int((size * 0.75 + 3) / pv.top.mm_per_px)
+            cv2.rectangle(busy, (int(c[0]) - r, int(c[1]) - r), (int(c[0]) + r, int(c[1]) + r), 1, -1)
+        else:
+            shape = Shape(p.type, p.size if p.type == "pp_pyramid" else None)
+            busy |= raster(outline(shape, p.x, p.y, p.angle or 0.0, 0.0, pv, dims), pv, (0, 0, w, h))
+    busy = cv2.dilate(busy, np.ones((11, 11), np.uint8))
+    table = pv.logratio[busy == 0]
+    level = table.mean(axis=1)
+    samples.colour("cloth", table[level > SHADE[1]])
+    samples.colour("shade", table[(level <= SHADE[1]) & (level > SHADE[0])])
 
 
 def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
@@ -175,13 +192,13 @@ def _dice(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
 
 
 def _pyramids(pv: PlaneView, samples: Samples, dims: Dimensions) -> None:
+    """Suit colours from the pyramids' and pawns' shaded sides."""
     s = pv.top.mm_per_px
     h, w = pv.logratio.shape[:2]
     for si, suit in enumerate(pp.SUITS):
-        for li, letter in enumerate(PP_LETTERS):
-            x, y = pyramid_at(si, li)
-            poly = outline(Shape("pp_pyramid", letter), x, y, 0.0, 0.0, pv, dims)
-            mask = raster(poly, pv, (0, 0, w, h))
+        standing = [(Shape("pp_pyramid", letter), pyramid_at(si, li)) for li, letter in enumerate(PP_LETTERS)]
+        for shape, (x, y) in standing + [(Shape("pawn"), pawn_at(si))]:
+            mask = raster(outline(shape, x, y, 0.0, 0.0, pv, dims), pv, (0, 0, w, h))
             mask = cv2.erode(mask, np.ones((max(3, int(2.0 / s)) | 1,) * 2, np.uint8))
             samples.colour(suit, pv.logratio[mask > 0])
 
@@ -208,6 +225,7 @@ def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "en
 
 def _profile(samples: Samples, source: str) -> pp.Profile:
     colours = {c: np.concatenate(v) for c, v in samples.colours.items() if v}
+    colours = {c: v for c, v in colours.items() if c in pp.CLASSES or len(v) >= 50}
     missing = [c for c in pp.CLASSES if c not in colours or len(colours[c]) < 20]
     if missing:
         raise EnrolError(f"the photos show too little of: {', '.join(missing)}")
@@ -232,8 +250,8 @@ def guide_sheet(kind: str, px_per_mm: float = 2.0) -> np.ndarray:
         c = (int((p.x - origin[0]) * px_per_mm), int((p.y - origin[1]) * px_per_mm))
         label = {"tile": lambda: f"{p.suit or ''} {p.rank if p.rank is not None else 'back'}",
                  "coin": lambda: p.suit or str(p.rank), "die": lambda: f"{p.suit} {p.rank}",
-                 "pp_pyramid": lambda: f"{p.suit} {p.size}"}[p.type]()
-        r = {"tile": 25.4, "coin": 9.5, "die": 6.35, "pp_pyramid": 10.0}[p.type] * px_per_mm
+                 "pp_pyramid": lambda: f"{p.suit} {p.size}", "pawn": lambda: f"{p.suit} pawn"}[p.type]()
+        r = {"tile": 25.4, "coin": 9.5, "die": 6.35, "pp_pyramid": 10.0, "pawn": 6.35}[p.type] * px_per_mm
         cv2.rectangle(img, (int(c[0] - r), int(c[1] - r)), (int(c[0] + r), int(c[1] + r)), (150, 150, 150), 1)
         cv2.putText(img, label, (int(c[0] - r + 2), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX,
                     0.1 * px_per_mm * (0.6 if p.type != "tile" else 1.0), (60, 60, 60), 1, cv2.LINE_AA)

@@ -20,7 +20,7 @@ from vision.render import pieces
 
 TILE_SIDE = pieces.Material((0.70, 0.66, 0.56), gloss=0.1)     # the card's cut edge
 COIN_SIDE = pieces.Material((0.50, 0.34, 0.17), gloss=0.1)
-PAPER = 0.15      # gloss of printed card
+PAPER = 0.06      # gloss of printed card and painted wood
 RESTING = ("pp_pyramid", "coin", "die", "pawn")
 
 

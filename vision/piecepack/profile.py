@@ -22,6 +22,7 @@ from calibration.colors import ColorProfile
 FORMAT = "icetable-piecepack-profile/1"
 SUITS = ("suns", "moons", "crowns", "arms")
 CLASSES = ("cloth", "stock", "coin") + SUITS
+TABLE = ("cloth", "shade")     # the empty cloth, lit or in a piece's shadow (optional class)
 UNKNOWN = 255
 REJECT = 5.0                # Mahalanobis distance beyond which a pixel is of no class
 STOCK_PERCENTILES = (75, 97)   # the tiles' stock among the brightest pixels of a view
@@ -75,19 +76,20 @@ class Profile:
         return (np.median(pixels[near], axis=0) - mean).astype(np.float32)
 
     def _make_luts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Over a grid of features: the cloth's score, the best other class's score, and that
-        class (UNKNOWN beyond REJECT); a score is the Gaussian's negative log likelihood."""
+        """Over a grid of features: the cloth's score (lit or shaded), the best other class's
+        score, and that class (UNKNOWN beyond REJECT); a score is the Gaussian's negative log
+        likelihood."""
         step = (LUT_HI - LUT_LO) / LUT_BINS
         c = LUT_LO + (np.arange(LUT_BINS) + 0.5) * step
         grid = np.stack(np.meshgrid(c, c, c, indexing="ij"), axis=-1).reshape(-1, 3)
         dist = self.colors.distances(grid)
         score = dist ** 2 + self.colors.log_dets[None, :]
-        k = self.colors.names.index("cloth")
-        cloth = np.where(dist[:, k] <= REJECT, score[:, k], np.inf)
-        score[:, k] = np.inf
+        table = [i for i, n in enumerate(self.colors.names) if n in TABLE]
+        cloth = np.where(dist[:, table] <= REJECT, score[:, table], np.inf).min(axis=1)
+        score[:, table] = np.inf
         best = np.argmin(score, axis=1)
         rows = np.arange(len(best))
-        order = np.array([CLASSES.index(n) for n in self.colors.names], np.uint8)
+        order = np.array([CLASSES.index(n) if n in CLASSES else UNKNOWN for n in self.colors.names], np.uint8)
         objects = np.where(dist[rows, best] <= REJECT, order[best], UNKNOWN).astype(np.uint8)
         shape = (LUT_BINS,) * 3
         return (cloth.reshape(shape).astype(np.float32), score[rows, best].reshape(shape).astype(np.float32),

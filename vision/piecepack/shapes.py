@@ -36,7 +36,7 @@ class Shape:
             return pp_pyramid(x, y, dims.pp_pyramid_base[self.size], dims.pp_pyramid_height[self.size], yaw, z0)
         if self.type == "die":
             return prism(square(x, y, dims.die, yaw), z0, dims.die)
-        return prism(circle(x, y, dims.pawn, 0.0, 12), z0, PAWN_HEIGHT)
+        return prism(circle(x, y, dims.pawn), z0, PAWN_HEIGHT)
 
     @property
     def turns(self) -> bool:
