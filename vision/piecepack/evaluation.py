@@ -137,9 +137,9 @@ def bench(folder: Path, repeat: int = 3) -> None:
                 print(f"{image.name}: " + "; ".join(s.mistakes))
             if frame.shape[:2] == (1080, 1920):
                 for _ in range(repeat):
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     detector.detect(frame, game)
-                    times.append(time.perf_counter() - start)
+                    times.append((time.perf_counter() - start, time.process_time() - cpu))
     print(f"piecepack images: {total.images}, pieces: {total.pieces} ({total.missing} missed, "
           f"{total.extra} extra)")
     for name in FIELDS:
@@ -151,5 +151,7 @@ def bench(folder: Path, repeat: int = 3) -> None:
         print(f"position error mm: median {statistics.median(total.position_mm):.2f}, "
               f"max {max(total.position_mm):.2f}")
     if times:
-        print(f"time per 1920x1080 piecepack frame, one thread: median {1000 * statistics.median(times):.1f} ms, "
-              f"best {1000 * min(times):.1f} ms over {len(times)} runs  (target < 100 ms)")
+        wall, cpu = (sorted(t[k] for t in times) for k in (0, 1))
+        print(f"time per 1920x1080 piecepack frame, one thread: median {1000 * statistics.median(wall):.1f} ms "
+              f"(CPU {1000 * statistics.median(cpu):.1f} ms, 90th percentile {1000 * cpu[int(0.9 * len(cpu))]:.1f} ms), "
+              f"best {1000 * wall[0]:.1f} ms over {len(wall)} runs  (target < 100 ms)")

@@ -58,9 +58,9 @@ class Profile:
         if self._luts is None:
             self._luts = self._make_luts()
         cloth_score, object_score, objects = self._luts
-        shifted = logratio - self.stock_shift(logratio)
-        is_cloth = _lookup(cloth_score, logratio) < _lookup(object_score, shifted)
-        return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), _lookup(objects, shifted))
+        raw, shifted = _bins(logratio), _bins(logratio - self.stock_shift(logratio))
+        is_cloth = cloth_score[raw] < object_score[shifted]
+        return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), objects[shifted])
 
     def stock_shift(self, logratio: np.ndarray) -> np.ndarray:
         """How far (log ratio per channel) the frame's tile stock lies from the profile's: the
@@ -91,9 +91,7 @@ class Profile:
         rows = np.arange(len(best))
         order = np.array([CLASSES.index(n) if n in CLASSES else UNKNOWN for n in self.colors.names], np.uint8)
         objects = np.where(dist[rows, best] <= REJECT, order[best], UNKNOWN).astype(np.uint8)
-        shape = (LUT_BINS,) * 3
-        return (cloth.reshape(shape).astype(np.float32), score[rows, best].reshape(shape).astype(np.float32),
-                objects.reshape(shape))
+        return cloth.astype(np.float32), score[rows, best].astype(np.float32), objects
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "source": self.source, "colors": self.colors.to_dict(),
@@ -117,10 +115,10 @@ class Profile:
         return cls(colors, source=str(data.get("source", source)), **parts)
 
 
-def _lookup(lut: np.ndarray, features: np.ndarray) -> np.ndarray:
-    step = (LUT_HI - LUT_LO) / LUT_BINS
-    q = np.clip(((features - LUT_LO) / step).astype(np.int32), 0, LUT_BINS - 1)
-    return lut[q[..., 0], q[..., 1], q[..., 2]]
+def _bins(features: np.ndarray) -> np.ndarray:
+    """Flat lookup-table index of each feature triple."""
+    q = np.clip(((features - LUT_LO) * (LUT_BINS / (LUT_HI - LUT_LO))).astype(np.int32), 0, LUT_BINS - 1)
+    return (q[..., 0] * LUT_BINS + q[..., 1]) * LUT_BINS + q[..., 2]
 
 
 def _encode(templates: dict) -> dict:

@@ -103,9 +103,18 @@ class Fitter:
         rows, cols = np.nonzero(blob if self.visible is None or not np.any(blob & self.visible) else blob & self.visible)
         self.centre = pv.mm(cols.mean() + box[0], rows.mean() + box[1])
         self.area = len(rows) * pv.top.mm_per_px ** 2
+        self._outlines: dict = {}
+
+    def outline(self, shape: Shape, x: float, y: float, yaw: float) -> np.ndarray:
+        """The shape's outline with its base at (x, y): computed once per shape and yaw at the
+        blob's centre and moved (over a blob, the lean hardly changes)."""
+        key = (shape, round(yaw, 3))
+        if key not in self._outlines:
+            self._outlines[key] = outline(shape, *self.centre, yaw, self.z0, self.pv, self.dims) - self.centre
+        return self._outlines[key] + (x, y)
 
     def _seen_centroid(self, shape: Shape, x: float, y: float, yaw: float) -> np.ndarray:
-        poly = outline(shape, x, y, yaw, self.z0, self.pv, self.dims)
+        poly = self.outline(shape, x, y, yaw)
         if self.visible is None:
             return centroid(poly)
         rows, cols = np.nonzero(raster(poly, self.pv, self.box) & self.visible)
@@ -120,7 +129,7 @@ class Fitter:
         return float(x), float(y)
 
     def score(self, shape: Shape, x: float, y: float, yaw: float) -> Fit:
-        mask = raster(outline(shape, x, y, yaw, self.z0, self.pv, self.dims), self.pv, self.box)
+        mask = raster(self.outline(shape, x, y, yaw), self.pv, self.box)
         if self.opening is not None:
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self.opening)
         seen, blob = (mask, self.blob) if self.visible is None else (mask & self.visible, self.blob & self.visible)
@@ -129,7 +138,7 @@ class Fitter:
         return Fit(shape, x, y, yaw, inter / union if union else 0.0, mask)
 
     def area_of(self, shape: Shape, yaw: float) -> float:
-        poly = outline(shape, *self.centre, yaw, self.z0, self.pv, self.dims)
+        poly = self.outline(shape, *self.centre, yaw)
         if self.visible is not None:
             return float(np.count_nonzero(raster(poly, self.pv, self.box) & self.visible)) * self.pv.top.mm_per_px ** 2
         return abs(cv2.contourArea(poly.astype(np.float32)))
