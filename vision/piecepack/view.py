@@ -19,6 +19,8 @@ from vision.topview import TopView, rectify
 
 BORDER = 9.0          # mm: the band along the view's edge taken as empty cloth
 MM_PER_PX = 0.5
+COARSE = 16           # the cloth model is computed on a grid this much coarser
+LOG = np.log(np.arange(256, dtype=np.float32) + 2.0)     # log(value + 2) of an 8-bit pixel
 
 
 def lifted(fit: PlaneFit, centre: np.ndarray, height: float) -> PlaneFit:
@@ -65,7 +67,8 @@ class PlaneView:
 
 
 def cloth_model(image: np.ndarray, border_px: int) -> np.ndarray:
-    """A per-channel plane a + b x + c y fitted to the border band (robustly), as an image."""
+    """log(cloth + 2) per pixel, the cloth being a per-channel plane a + b x + c y fitted to
+    the border band (robustly); computed coarse and enlarged (it is smooth)."""
     h, w = image.shape[:2]
     band = np.zeros((h, w), bool)
     band[:border_px], band[-border_px:], band[:, :border_px], band[:, -border_px:] = True, True, True, True
@@ -79,11 +82,12 @@ def cloth_model(image: np.ndarray, border_px: int) -> np.ndarray:
         coef, *_ = np.linalg.lstsq(A[keep], values[keep], rcond=None)
         resid = np.abs(values - A @ coef).sum(axis=1)
         keep = resid < max(12.0, 2.5 * np.median(resid[keep]))
-    gx = np.linspace(0, 1, w, endpoint=False, dtype=np.float32)
-    gy = np.linspace(0, 1, h, endpoint=False, dtype=np.float32)
+    cw, ch = max(2, w // COARSE), max(2, h // COARSE)
+    gx = np.linspace(0, 1, cw, dtype=np.float32)
+    gy = np.linspace(0, 1, ch, dtype=np.float32)
     model = (coef[0][None, None, :] + gx[None, :, None] * coef[1][None, None, :]
              + gy[:, None, None] * coef[2][None, None, :])
-    return np.maximum(model, 8.0).astype(np.float32)
+    return cv2.resize(np.log(np.maximum(model, 8.0) + 2.0).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def plane_view(frame: np.ndarray, fit: PlaneFit, K: np.ndarray, dist, region, height: float,
@@ -92,6 +96,5 @@ def plane_view(frame: np.ndarray, fit: PlaneFit, K: np.ndarray, dist, region, he
     _, centre = pose_from_homography(fit.H, K)
     top = rectify(frame, lifted(fit, centre, height), region, mm_per_px, K, dist)
     top = TopView(top.image, top.origin, top.mm_per_px, centre)
-    cloth = cloth_model(top.image, max(2, int(BORDER / mm_per_px)))
-    logratio = cv2.log(top.image.astype(np.float32) + 2.0) - cv2.log(cloth + 2.0)
+    logratio = cv2.LUT(top.image, LOG) - cloth_model(top.image, max(2, int(BORDER / mm_per_px)))
     return PlaneView(top, height, logratio)
