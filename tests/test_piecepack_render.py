@@ -73,3 +73,21 @@ def test_a_rendered_table_is_read_back():
     for f in found:
         truth = min(scene.pieces, key=lambda p: math.hypot(p.x - f["x"], p.y - f["y"]))
         assert math.hypot(truth.x - f["x"], truth.y - f["y"]) < 2.5
+
+
+def test_a_pyramid_in_the_water_is_a_pyramid_and_a_die_beside_the_board_a_die():
+    side = 50.8
+    tiles = [Piece(f"t{i}", "tile", 50 + side * c, 60, face="up", suit="suns", rank=i, angle=0.0)
+             for i, c in enumerate((0, 2))]
+    scene = Scene("icefloe", (*tiles,
+                              Piece("w", "pp_pyramid", 50 + side, 60, suit="moons", size="A", pose="standing"),
+                              Piece("d", "die", 200, 150, suit="moons", rank=0, angle=10.0)), AREA)
+    layout = cards_layout(*AREA)
+    cam = camera(random.Random(5), AREA)
+    frame = render(scene, layout, random_config(5, AREA, SIZE, light="daylight", camera=cam)).image
+    fit = fit_plane(layout, find_markers(frame[..., 1]), cam.K, cam.dist)
+    view = plane_view(frame, fit, cam.K, cam.dist, (-12, -12, AREA[0] + 12, AREA[1] + 12), 6.35)
+    found = PiecepackDetector(pp.default()).detect(view, "icefloe")
+    standing = sorted((f for f in found if f["type"] != "tile"), key=lambda f: f["x"])
+    assert [(f["type"], f["suit"], f.get("size"), f.get("rank")) for f in standing] == [
+        ("pp_pyramid", "moons", "A", None), ("die", "moons", None, 0)]

@@ -367,9 +367,11 @@ class PiecepackDetector:
         fits = fitter.ranked(on if z0 > 0 else off, blob_yaw(blob.mask))
         if not fits:
             return None
-        # Shapes about as good: on a tile a piecepack pyramid stands, off the board a die or pawn.
+        # Shapes about as good: on the board (a tile, or the water between tiles) a piecepack
+        # pyramid stands; beside it, a die or pawn.
         close = [f for f in fits if f.iou > fits[0].iou - RIVAL_IOU]
-        preferred = [f for f in close if (f.shape.type == "pp_pyramid") == (z0 > 0)]
+        on_board = z0 > 0 or _within_board(centre, tiles, self.dims.tile)
+        preferred = [f for f in close if (f.shape.type == "pp_pyramid") == on_board]
         fit = preferred[0] if preferred else fits[0]
         fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
         if fit.shape.type == "pp_pyramid":
@@ -491,6 +493,16 @@ def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
     fit = cv2.matchTemplate(padded, disc, cv2.TM_SQDIFF)
     row, col = np.unravel_index(int(np.argmin(fit)), fit.shape)
     return float(col), float(row)
+
+
+def _within_board(xy, tiles: list[dict], side: float) -> bool:
+    """Whether a point lies among the tiles: within a tile's side of tiles on both sides of it
+    along x or along y (the water between floes, not the table beside the board)."""
+    def between(k: int) -> bool:      # tiles on both sides along axis k, in line with the point
+        line = [t for t in tiles if abs((t["y"], t["x"])[k] - xy[1 - k]) < side / 2
+                and abs((t["x"], t["y"])[k] - xy[k]) < 1.6 * side]
+        return any((t["x"], t["y"])[k] < xy[k] for t in line) and any((t["x"], t["y"])[k] > xy[k] for t in line)
+    return between(0) or between(1)
 
 
 def _iou_conf(iou: float) -> float:
