@@ -33,6 +33,12 @@ SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to coun
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
+# A white standing pyramid's faces turned from the light look like the table: only one face
+# (base corners 0, 1 and the apex) or two (corners 0, 1, 2) may show. Tried for white blobs.
+LIT_FACES = {"lit1": (0, 1), "lit2": (0, 1, 2)}
+PARTLY_LIT = tuple((pose, size) for size in (1, 2, 3) for pose in LIT_FACES)
+PARTLY_LIT_IOU = 0.75       # ... when no whole pyramid overlaps a white blob this well
+_STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_FACES}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.38         # ridge share + table-level share above which a pale blob is clear
@@ -69,8 +75,11 @@ class PyramidFitter:
         self.local = {}   # (pose, size) -> vertices at the origin, angle 0
         for size in (1, 2, 3):
             base, height = dims.looney_base[size], dims.looney_height[size]
-            self.local["standing", size] = standing_pyramid(0.0, 0.0, base, height).vertices
+            standing = standing_pyramid(0.0, 0.0, base, height).vertices
+            self.local["standing", size] = standing
             self.local["lying", size] = lying_pyramid(0.0, 0.0, 0.0, base, height).vertices
+            for pose, corners in LIT_FACES.items():     # only the faces toward the light show
+                self.local[pose, size] = standing[list(corners) + [4]]
 
     def silhouette(self, pose: str, size: int, a: float, b: float, angle: float) -> np.ndarray:
         """The table-plane outline (mm) of a pyramid seen from the camera: standing at base
@@ -88,7 +97,7 @@ class PyramidFitter:
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
             iterations: int = 3) -> tuple[float, float, float]:
         """Position and angle that align the silhouette's centroid (and axis, lying) with the blob's."""
-        if pose == "standing":
+        if pose != "lying":
             a, b, angle = blob_c[0], blob_c[1], start
         else:
             u = np.array([math.cos(math.radians(start)), math.sin(math.radians(start))])
@@ -152,40 +161,41 @@ class PyramidClassifier:
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float) -> list[Found]:
         """Pieces of one colour explaining a blob (touching pieces included)."""
         found = []
-        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB):
+        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB, colour == "white"):
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
             found.append(Found(fields, mask, box, iou))
         return found
 
-    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int) -> list:
+    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int, white: bool) -> list:
         """Fit the best piece; if it explains the blob poorly, try the blob as several pieces
         (cut at its thin necks, where a lying piece's tip touches another piece, or in two by
         k-means on pixel positions); then fit what is left, up to `budget` pieces."""
         min_px = MIN_AREA / fitter.view.mm_per_px ** 2
         if budget < 1 or np.count_nonzero(blob) < min_px:
             return []
-        best = self._best(fitter, blob, box)
+        best = self._best(fitter, blob, box, white)
         poor = best is None or best[2] < SPLIT_IOU
         if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
             split, worst = None, -1.0 if best is None else best[2]
             for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob)):
-                fits = [self._best(fitter, part, box) for part in parts]
+                fits = [self._best(fitter, part, box, white) for part in parts]
                 if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst:
                     split, worst = parts, min(f[2] for f in fits)
             if split is not None:
                 out = []
                 for part in split:
-                    out += self._pieces(fitter, part, box, budget - 1 - len(out))
+                    out += self._pieces(fitter, part, box, budget - 1 - len(out), white)
                 return out
         if best is None:
             return []
         left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
                                 cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        return [best] + self._pieces(fitter, left, box, budget - 1)
+        return [best] + self._pieces(fitter, left, box, budget - 1, white)
 
-    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box):
-        """The best hypothesis for the biggest component of `blob`, or None."""
+    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, white: bool = False):
+        """The best hypothesis for the biggest component of `blob`, or None. For a white blob
+        that no whole pyramid fits well, pyramids of which only the lit faces show are tried."""
         n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
         if n < 2:
             return None
@@ -197,26 +207,37 @@ class PyramidClassifier:
         pts = np.stack([tx, ty], axis=1)
         blob_area = len(pts) * view.mm_per_px ** 2
         _, blob_c, blob_axis = _moments_of_points(pts)
+        found = self._choose(fitter, part, box, HYPOTHESES, blob_area, blob_c, blob_axis)
+        if white and (found is None or found[0] < PARTLY_LIT_IOU):
+            lit = self._choose(fitter, part, box, PARTLY_LIT, blob_area, blob_c, blob_axis)
+            if lit is not None and (found is None or lit[0] > found[0]):
+                found = lit
+        if found is None:
+            return None
+        iou, pose, size, params = found
+        _, mask = self._iou(fitter, part, box, pose, size, params)
+        fields = {"type": "pyramid", "size": size, "pose": "lying" if pose == "lying" else "standing",
+                  "x": round(params[0], 1), "y": round(params[1], 1)}
+        if pose == "lying":
+            fields["heading"] = round(params[2] % 360, 1)
+        return fields, mask, iou
+
+    def _choose(self, fitter, part, box, hypotheses, blob_area, blob_c, blob_axis):
+        """(iou, pose, size, params) of the best of `hypotheses`: those of about the blob's area
+        are aligned by moments and ranked by overlap; the close rivals are refined."""
         scored = []
-        for pose, size in HYPOTHESES:
+        for pose, size in hypotheses:
             rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
             if not 0.5 < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < 2.0:
                 continue
-            for start in ((0.0,) if pose == "standing" else (blob_axis, blob_axis + 180)):
+            for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)):
                 params = fitter.fit(pose, size, blob_c, blob_axis, start)
                 scored.append((self._iou(fitter, part, box, pose, size, params)[0], pose, size, params))
         if not scored:
             return None
         scored.sort(key=lambda s: -s[0])
         close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP]
-        iou, pose, size, params = max((self._refine(fitter, part, box, blob_c, blob_axis, *c) for c in close),
-                                      key=lambda c: c[0])
-        _, mask = self._iou(fitter, part, box, pose, size, params)
-        fields = {"type": "pyramid", "size": size, "pose": pose,
-                  "x": round(params[0], 1), "y": round(params[1], 1)}
-        if pose == "lying":
-            fields["heading"] = round(params[2] % 360, 1)
-        return fields, mask, iou
+        return max((self._refine(fitter, part, box, blob_c, blob_axis, *c) for c in close), key=lambda c: c[0])
 
     def _refine(self, fitter, part, box, blob_c, blob_axis, iou, pose, size, params):
         """Improve a hypothesis' overlap with the blob: the standing yaw, then small steps of
