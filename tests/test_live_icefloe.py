@@ -58,3 +58,15 @@ def test_final_scores_and_winner(icefloe):
 def test_no_warning_is_left_on_the_table(icefloe):
     _, state = icefloe
     assert state["warnings"] == []
+
+
+def test_icefloe_demo_through_the_real_detector(tmp_path):
+    """The same game read by vision.detector: misread pyramid sizes and tile faces are forgiven
+    by the game (IceFloe pieces never change), every action is found and the scores are right."""
+    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
+    demo = Demo(app, bundled("icefloe"), picture_every=None)
+    state = demo.play()
+    found = list({id(a): a for entry in demo.loop.log for a in entry.actions}.values())
+    assert found == demo.truth["actions"]
+    assert demo.phone_actions == []
+    assert state["game"]["scores"] == demo.truth["final_scores"]

@@ -40,7 +40,7 @@ class SettleConfig:
     change_level: float = 18.0      # grey-level difference that counts as a change
     hand_reach_mm: float = 12.0     # a piece this close to motion or a hand is not read
     near_mm: float = 40.0           # a change this close to a hand-covered change waits for it
-    moved_mm: float = 80.0          # a piece read this close to a covered twin may be that twin moved
+    moved_mm: float = 170.0         # a piece read this close to a covered twin may be that twin moved
     hand_area_mm2: float = 5500.0   # a changed blob larger than this is an arm, not a piece
     edge_area_mm2: float = 1800.0   # ... or larger than this and touching the view's edge
     min_change_mm2: float = 40.0    # smaller changes are noise

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import copy
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from referee.icefloe.scene import board_from_scene
 from referee.icehouse.match import IcehouseMatch
 from referee.match import IllegalAction
 from referee.scene import Piece, Scene
@@ -124,7 +126,7 @@ class TurnJudge:
             out.actions += self._ship_moves(events, match)
             return out
         mismatch = self._mismatch(match, seen)
-        if not mismatch:
+        if not mismatch or (self.game == "icefloe" and same_floes(match.scene(), seen)):
             return out
         action = self._explain(match, seen)
         if action is not None:
@@ -156,22 +158,52 @@ class TurnJudge:
                             "to": {"x": e.piece.x, "y": e.piece.y, "heading": e.piece.heading}})
         return out
 
-    @staticmethod
-    def _explain(match, seen: Scene) -> dict | None:
-        """The single physical legal action after which the match agrees with the camera."""
-        found = []
+    def _explain(self, match, seen: Scene) -> dict | None:
+        """The single physical legal action after which the match agrees with the camera. For
+        IceFloe, when none agrees exactly, the game checks vision: the single one after which
+        every floe carries the same suits (a pyramid's size misread is forgiven)."""
+        trials = []
         for player in match.to_act():
             for action in match.legal_actions(player):
                 if action["type"] not in PHYSICAL:
                     continue
                 trial = copy.deepcopy(match)
                 try:
-                    verdict = trial.apply(action, seen)
+                    trial.apply(action)
                 except IllegalAction:
                     continue
-                if not [w for w in verdict["warnings"] if w.get("code") == "scene_mismatch"]:
-                    found.append(action)
-        return found[0] if len(found) == 1 else None
+                trials.append((action, trial))
+        exact = [a for a, t in trials if not self._mismatch(t, seen)]
+        if len(exact) == 1:
+            return exact[0]
+        if not exact and self.game == "icefloe":
+            loose = [a for a, t in trials if same_floes(t.scene(), seen)]
+            if len(loose) == 1:
+                return loose[0]
+        return None
+
+
+def _floes(scene: Scene):
+    """An IceFloe table read loosely: the tiles as (face, cell), the pyramids as (cell, suit)."""
+    board, _, water = board_from_scene(scene)
+    tiles = [(board.faces[t], c) for t, c in board.tiles.items()]
+    return tiles, Counter((board.tiles[t], board.kinds[p][0]) for p, t in board.pyramids.items()), len(water)
+
+
+def same_floes(expected: Scene, seen: Scene) -> bool:
+    """True when `seen` has tiles on the same cells and pyramids of the same suits on each,
+    aligned on the tiles whose faces agree: a misread tile face or pyramid size is forgiven (in
+    IceFloe neither ever changes)."""
+    tiles_a, pyr_a, water_a = _floes(expected)
+    tiles_b, pyr_b, water_b = _floes(seen)
+    cells_b = dict(tiles_b)
+    shifts = Counter((ca[0] - cells_b[f][0], ca[1] - cells_b[f][1]) for f, ca in tiles_a if f in cells_b)
+    if not shifts or water_a != water_b:
+        return False
+    dc, dr = shifts.most_common(1)[0][0]
+    move = lambda cell: (cell[0] + dc, cell[1] + dr)      # noqa: E731
+    return Counter(c for _, c in tiles_a) == Counter(move(c) for _, c in tiles_b) and \
+        pyr_a == Counter({(move(c), suit): n for (c, suit), n in pyr_b.items()})
 
 
 def judge_for(game: str, players: list[str], area=None, options: dict | None = None):

@@ -35,8 +35,8 @@ DIST = (-0.05, 0.01, 0.0, 0.0, 0.0)
 SKIN = (0.80, 0.60, 0.48)
 ARM_WIDTH = 75.0          # mm
 ARM_HEIGHT = 70.0         # mm above the table at the hand
-# frames of each phase of a step, per second of video
-QUIET, REACH, HOLD, LEAVE = 0.8, 0.6, 0.4, 0.6
+# seconds of each phase of a step, and of the quiet table at the end
+QUIET, REACH, HOLD, LEAVE, END = 0.5, 0.6, 0.3, 0.6, 1.0
 
 
 def camera_for(area: tuple[float, float], size: tuple[int, int]) -> Camera:
@@ -127,7 +127,7 @@ def timeline(script: Script, fps: float):
             let_go = not released and not Moment(k + 1, arm).covered(step.piece)
             released |= let_go
             yield Moment(k + 1, arm, k if let_go else None)
-    for _ in range(int(1.5 * fps)):
+    for _ in range(int(END * fps)):
         yield Moment(len(script.steps))
 
 

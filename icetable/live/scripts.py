@@ -19,6 +19,7 @@ from referee.icefloe.scene import MARGIN, SPOTS
 from referee.scene import Piece, Scene
 
 PHYSICAL = ("place", "move", "slide", "remove_empty")
+TILE_GAP = 3.0        # mm between neighbouring IceFloe tiles: real tiles never lie perfectly flush
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class _Table:
 
     def __init__(self, match: IceFloeMatch):
         self.side = DEFAULT.tile
+        self.pitch = DEFAULT.tile + TILE_GAP
         self.pieces: dict[str, Piece] = {}
         self.on: dict[str, str] = {}            # pyramid -> the tile it stands on
         for tid, cell in match.board.tiles.items():
@@ -102,7 +104,7 @@ class _Table:
             self.pieces[tid] = Piece(tid, "tile", x, y, suit=suit, rank=rank, face="up")
 
     def _centre(self, cell) -> tuple[float, float]:
-        return MARGIN + (cell[0] + 0.5) * self.side, MARGIN + (cell[1] + 0.5) * self.side
+        return MARGIN + (cell[0] + 0.5) * self.pitch, MARGIN + (cell[1] + 0.5) * self.pitch
 
     def _spot(self, tid: str) -> tuple[float, float]:
         t = self.pieces[tid]
@@ -143,7 +145,7 @@ class _Table:
         return changes
 
     def scene(self, players) -> Scene:
-        extent = 2 * MARGIN + 5 * self.side
+        extent = 2 * MARGIN + 5 * self.pitch
         return Scene("icefloe", tuple(self.pieces.values()), (extent, extent),
                      state={"players": list(players), "grid_origin": [MARGIN, MARGIN]})
 
