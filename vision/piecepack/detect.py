@@ -293,12 +293,12 @@ class PiecepackDetector:
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
-        """Standing pieces, and the view pixels they cover. The tiles' own print (`printed`) counts neither for nor against a
-        shape; blobs are explained once, and the parts left unexplained (pieces partly hidden
-        behind others) again with the pieces found in front of them left out too."""
+        """Standing pieces, and the view pixels they cover. The tiles' own print (`printed`)
+        counts neither for nor against a shape. Blobs are explained once; then every piece that
+        touches another, and every part left unexplained (pieces partly hidden behind others),
+        again with the other pieces left out too."""
         s = pv.top.mm_per_px
-        covered = np.zeros(classes.shape, np.uint8)
-        out, pending = [], []
+        found, pending = [], []      # found: (blob, (fields, fit))
         for blob in _blobs(suited, MIN_PIECE_MM2 / s ** 2, ""):
             for part in self._by_suit(blob, classes, s):
                 x0, y0, x1, y1 = part.box
@@ -307,20 +307,31 @@ class PiecepackDetector:
                     pp.SUITS.index(part.label)])
                 whole = self._fit_standing(pv, part, tiles, own_print, on, off)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
-                    self._accept(whole, part, out, covered)
+                    found.append((part, whole))
                     continue
                 for piece in split(part, 9.0 / s, 4.0 / s):
-                    found = self._fit_standing(pv, piece, tiles, own_print, on, off)
-                    if found is not None and found[1].iou >= MIN_IOU:
-                        self._accept(found, piece, out, covered)
-                    else:
-                        pending.append(piece)
-        hidden = cv2.dilate(covered, np.ones((3, 3), np.uint8)) | printed
-        for part in pending:
-            found = self._fit_standing(pv, part, tiles, hidden, on, off)
-            if found is not None and found[1].iou >= MIN_IOU:
-                self._accept(found, part, out, covered)
-        return out, covered
+                    fit = self._fit_standing(pv, piece, tiles, own_print, on, off)
+                    (found if fit is not None and fit[1].iou >= MIN_IOU else pending).append((piece, fit))
+        covered = np.zeros(classes.shape, np.uint8)
+        for blob, fit in found:
+            _paint_fit(covered, blob, fit[1])
+        for i, (blob, fit) in enumerate(found):
+            x0, y0, x1, y1 = blob.box
+            others = np.zeros(classes.shape, np.uint8)
+            for other, other_fit in found[:i] + found[i + 1:]:
+                if _overlap(other.box, blob.box):
+                    _paint_fit(others, other, other_fit[1])
+            if np.any(others[y0:y1, x0:x1] & cv2.dilate(fit[1].mask, np.ones((7, 7), np.uint8))):
+                again = self._fit_standing(pv, blob, tiles, others | printed, on, off)
+                if again is not None and again[1].iou > fit[1].iou:
+                    found[i] = (blob, again)
+                    _paint_fit(covered, blob, again[1])
+        for part, _ in pending:
+            fit = self._fit_standing(pv, part, tiles, covered | printed, on, off)
+            if fit is not None and fit[1].iou >= MIN_IOU:
+                found.append((part, fit))
+                _paint_fit(covered, part, fit[1])
+        return [fit[0] for _, fit in found], covered
 
     @staticmethod
     def _by_suit(blob: Blob, classes: np.ndarray, s: float) -> list[Blob]:
@@ -342,13 +353,6 @@ class PiecepackDetector:
                 parts.append(Blob(b.mask, (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3]), pp.SUITS[i],
                                   full))
         return parts
-
-    @staticmethod
-    def _accept(found, blob: Blob, out: list, covered: np.ndarray) -> None:
-        fields, fit = found
-        out.append(fields)
-        x0, y0, x1, y1 = blob.box
-        covered[y0:y1, x0:x1] |= cv2.dilate(fit.mask, np.ones((5, 5), np.uint8))
 
     def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, on, off):
         """(fields, fit) of the best shape for a blob, or None. `hidden`: view pixels that count
@@ -493,6 +497,16 @@ def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
     fit = cv2.matchTemplate(padded, disc, cv2.TM_SQDIFF)
     row, col = np.unravel_index(int(np.argmin(fit)), fit.shape)
     return float(col), float(row)
+
+
+def _paint_fit(mask: np.ndarray, blob: Blob, fit) -> None:
+    """Mark a fitted piece's outline (grown 2 px) in a view-sized mask."""
+    x0, y0, x1, y1 = blob.box
+    mask[y0:y1, x0:x1] |= cv2.dilate(fit.mask, np.ones((5, 5), np.uint8))
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _within_board(xy, tiles: list[dict], side: float) -> bool:
