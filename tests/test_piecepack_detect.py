@@ -15,9 +15,9 @@ from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
 # Floors a little under what bench/vision.py prints today (docs/vision-piecepack.md).
-FLOORS = {"suit": 0.99, "rank": 0.98, "face": 0.99, "letter": 0.98}
-IMAGES_RIGHT = 0.75
-FLOES_SAME = 0.7
+FLOORS = {"suit": 0.99, "rank": 0.99, "face": 0.99, "letter": 0.99}     # targets 0.995
+IMAGES_RIGHT = 0.85                                                        # target 0.90
+FLOES_SAME = 0.85
 
 
 def _truths(game):
@@ -53,7 +53,7 @@ def test_every_field_is_read_right_for_nearly_every_piece(results):
         total.add(score(truth, detected))
     for name in FIELDS:
         assert total.rate(name) >= FLOORS[name], (name, total.rate(name), total.mistakes)
-    assert total.missing + total.extra <= 0.01 * total.pieces
+    assert total.missing + total.extra <= 0.005 * total.pieces
 
 
 def test_most_images_are_entirely_right(results):
