@@ -117,8 +117,10 @@ class Fitter:
         poly = self.outline(shape, x, y, yaw)
         if self.visible is None:
             return centroid(poly)
-        rows, cols = np.nonzero(raster(poly, self.pv, self.box) & self.visible)
-        return self.pv.mm(cols.mean() + self.box[0], rows.mean() + self.box[1]) if len(rows) else centroid(poly)
+        m = cv2.moments(raster(poly, self.pv, self.box) & self.visible, binaryImage=True)
+        if not m["m00"]:
+            return centroid(poly)
+        return self.pv.mm(m["m10"] / m["m00"] + self.box[0], m["m01"] / m["m00"] + self.box[1])
 
     def place(self, shape: Shape, yaw: float) -> tuple[float, float]:
         """Base centre whose outline's (visible) centroid is the blob's."""
