@@ -19,6 +19,16 @@ from vision.render.art import paint
 AREA = (240.0, 200.0)
 
 
+def _rendered_and_read(scene: Scene, seed: int, light: str) -> list[dict]:
+    """Render the scene on its corner cards and detect it with the default profile."""
+    layout = cards_layout(*AREA)
+    cam = camera(random.Random(seed), AREA)
+    frame = render(scene, layout, random_config(seed, AREA, SIZE, light=light, camera=cam)).image
+    fit = fit_plane(layout, find_markers(frame[..., 1]), cam.K, cam.dist)
+    view = plane_view(frame, fit, cam.K, cam.dist, (-12, -12, AREA[0] + 12, AREA[1] + 12), 6.35)
+    return PiecepackDetector(pp.default()).detect(view, scene.game)
+
+
 def test_pieces_on_a_tile_rest_on_its_top_and_others_on_the_table():
     scene = Scene("icefloe", (Piece("t", "tile", 60, 60, face="down"),
                               Piece("p", "pp_pyramid", 70, 50, suit="suns", size="C", pose="standing"),
@@ -54,12 +64,7 @@ def test_a_rendered_table_is_read_back():
         Piece("c1", "coin", 108, 57, face="suit", suit="suns", angle=30.0),
         Piece("c2", "coin", 180, 150, face="value", rank=3, angle=200.0),
         Piece("d", "die", 60, 150, suit="arms", rank=5, angle=20.0)), AREA)
-    layout = cards_layout(*AREA)
-    cam = camera(random.Random(3), AREA)
-    frame = render(scene, layout, random_config(3, AREA, SIZE, light="cool", camera=cam)).image
-    fit = fit_plane(layout, find_markers(frame[..., 1]), cam.K, cam.dist)
-    view = plane_view(frame, fit, cam.K, cam.dist, (-12, -12, AREA[0] + 12, AREA[1] + 12), 6.35)
-    found = PiecepackDetector(pp.default()).detect(view, "iceberg")
+    found = _rendered_and_read(scene, 3, "cool")
     by_type = {}
     for f in found:
         by_type.setdefault(f["type"], []).append(f)
@@ -82,12 +87,7 @@ def test_a_pyramid_in_the_water_is_a_pyramid_and_a_die_beside_the_board_a_die():
     scene = Scene("icefloe", (*tiles,
                               Piece("w", "pp_pyramid", 50 + side, 60, suit="moons", size="A", pose="standing"),
                               Piece("d", "die", 200, 150, suit="moons", rank=0, angle=10.0)), AREA)
-    layout = cards_layout(*AREA)
-    cam = camera(random.Random(5), AREA)
-    frame = render(scene, layout, random_config(5, AREA, SIZE, light="daylight", camera=cam)).image
-    fit = fit_plane(layout, find_markers(frame[..., 1]), cam.K, cam.dist)
-    view = plane_view(frame, fit, cam.K, cam.dist, (-12, -12, AREA[0] + 12, AREA[1] + 12), 6.35)
-    found = PiecepackDetector(pp.default()).detect(view, "icefloe")
+    found = _rendered_and_read(scene, 5, "daylight")
     standing = sorted((f for f in found if f["type"] != "tile"), key=lambda f: f["x"])
     assert [(f["type"], f["suit"], f.get("size"), f.get("rank")) for f in standing] == [
         ("pp_pyramid", "moons", "A", None), ("die", "moons", None, 0)]

@@ -111,16 +111,20 @@ def _touching(spots, sizes, rng):
     return [(x0, y0), (x1, y1)] + list(spots[2:])
 
 
-def icefloe_table(rng: random.Random, steps: int, overweight: bool) -> Scene:
-    """An IceFloe table after `steps` random legal actions (0: the start), with slightly slid
-    tiles, the players' pawns, dice and voting coins beside the board."""
-    match = new_match("icefloe", ["suns", "moons", "crowns", "arms"][:rng.choice((3, 4))], seed=rng.randrange(10**6))
+def _played(game: str, players: int, steps: int, rng: random.Random):
+    """A referee match of `game` after up to `steps` random legal actions."""
+    match = new_match(game, list(pp.SUITS[:players]), seed=rng.randrange(10**6))
     for _ in range(steps):
         if match.is_over():
             break
-        player = rng.choice(match.to_act())
-        match.apply(rng.choice(match.legal_actions(player)))
-    board: Board = match.board
+        match.apply(rng.choice(match.legal_actions(rng.choice(match.to_act()))))
+    return match
+
+
+def icefloe_table(rng: random.Random, steps: int, overweight: bool) -> Scene:
+    """An IceFloe table after `steps` random legal actions (0: the start), with slightly slid
+    tiles, the players' pawns, dice and voting coins beside the board."""
+    board: Board = _played("icefloe", rng.choice((3, 4)), steps, rng).board
     if overweight:
         heavy = [t for t in board.tiles if board.on(t)]
         if heavy:
@@ -168,12 +172,7 @@ def _beside_board(rng: random.Random, area, suits) -> list[Piece]:
 def iceberg_table(rng: random.Random, steps: int) -> Scene:
     """An Iceberg table after `steps` random legal actions: face-down and face-up tiles, coins
     (suit side up) on tile quarters, the die beside the board."""
-    match = new_match("iceberg", ["suns", "moons", "crowns", "arms"][:rng.choice((2, 4))], seed=rng.randrange(10**6))
-    for _ in range(steps):
-        if match.is_over():
-            break
-        player = rng.choice(match.to_act())
-        match.apply(rng.choice(match.legal_actions(player)))
+    match = _played("iceberg", rng.choice((2, 4)), steps, rng)
     base = iceberg_scene_of(match.board if steps else donut())
     pieces = []
     for p in base.pieces:
