@@ -28,7 +28,8 @@ def test_icefloe_table_no_legal_action_explains_is_a_warning():
     jumped = [replace(p, x=far.x, y=far.y) if p.id == "suns-A" else p for p in seen.pieces]
     out = TurnJudge("icefloe").judge([], replace(seen, pieces=tuple(jumped)), match)
     assert out.actions == []
-    assert [w["code"] for w in out.warnings] == ["scene_mismatch"]
+    assert [w["code"] for w in out.warnings] == ["illegal_turn"]
+    assert "suns-A cannot go from [1, 0] to [1, 4]" in out.warnings[0]["message"]
 
 
 def test_ice_pirates_ship_seen_moved_is_a_move_the_match_accepts():

@@ -14,7 +14,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from referee.icefloe.scene import board_from_scene
+from referee.icefloe.scene import board_from_scene, judge_turn
 from referee.icehouse.match import IcehouseMatch
 from referee.match import IllegalAction
 from referee.scene import Piece, Scene
@@ -132,8 +132,16 @@ class TurnJudge:
         if action is not None:
             out.actions.append(action)
             return out
-        out.warnings += mismatch
+        out.warnings += self._broken_turn(match, seen) or mismatch
         return out
+
+    def _broken_turn(self, match, seen: Scene) -> list[dict]:
+        """IceFloe during the moves: why the change is not a legal turn of the player to act."""
+        if self.game != "icefloe" or match.phase != "move":
+            return []
+        found = judge_turn(match.scene(), seen, match.to_act()[0],
+                           midway_limit=match.options.midway_weight == "limit")
+        return [w.to_dict() for w in found if "cannot judge" not in w.message]
 
     @staticmethod
     def _mismatch(match, seen: Scene) -> list[dict]:
