@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from icetable.live.judges import IcehouseJudge
-from icetable.live.link import InProcess
+from icetable.live.link import InProcess, open_table
 from icetable.live.loop import LiveLoop
 from referee.scene import Piece
 from tests.live_helpers import AREA, frame, homography, read_blobs
@@ -14,7 +14,6 @@ from vision.settle import Settler
 from vision.sources import FrameSourceError
 from vision.tracking import Tracker
 from webapp import create_app
-from webapp.security import HOST_COOKIE
 
 RED = Piece("r", "pyramid", 120.0, 100.0, color="red", size=3, pose="standing")
 BLUE = Piece("b", "pyramid", 300.0, 200.0, color="blue", size=2, pose="standing")
@@ -22,6 +21,12 @@ BLUE = Piece("b", "pyramid", 300.0, 200.0, color="blue", size=2, pose="standing"
 
 def jpeg(img):
     return cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+
+
+def icehouse_table(tmp_path):
+    """(app, code, host token, host client) of a new Icehouse table."""
+    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
+    return (app, *open_table(app, "icehouse"))
 
 
 class Clock:
@@ -120,10 +125,7 @@ class Script:
 
 
 def test_trouble_reaches_the_table_page_and_no_game_state_is_lost(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
-    host = app.test_client()
-    code = host.post("/tables", json={"game": "icehouse"}).get_json()["code"]
-    token = host.get_cookie(HOST_COOKIE.format(code=code), path=f"/t/{code}").value
+    app, code, token, host = icehouse_table(tmp_path)
     for side in ("red", "blue"):
         app.test_client().post(f"/t/{code}/join", json={"name": side, "side": side})
     assert host.post(f"/t/{code}/host/start", json={"seed": 1}).status_code == 201
@@ -147,10 +149,7 @@ def test_trouble_reaches_the_table_page_and_no_game_state_is_lost(tmp_path):
 
 
 def test_host_corrects_a_misread_piece_and_the_referee_follows(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
-    host = app.test_client()
-    code = host.post("/tables", json={"game": "icehouse"}).get_json()["code"]
-    token = host.get_cookie(HOST_COOKIE.format(code=code), path=f"/t/{code}").value
+    app, code, token, host = icehouse_table(tmp_path)
     judge = IcehouseJudge(["red", "blue"], AREA)
     frames = [frame([RED], seed=i) for i in range(40)]
     loop = LiveLoop(Watched(Script(frames), clock=Clock()), Settler(lambda img: homography(), read_blobs, AREA),
@@ -178,9 +177,7 @@ def test_host_corrects_a_misread_piece_and_the_referee_follows(tmp_path):
 
 
 def test_phone_camera_frames_reach_the_loop(tmp_path):
-    from icetable.live.link import open_table
-    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
-    code, token, host = open_table(app, "icehouse")
+    app, code, token, host = icehouse_table(tmp_path)
     url = f"/t/{code}/camera/frame"
     assert host.post(url, data=jpeg(frame([RED])), content_type="image/jpeg").status_code == 409
     phone = PushSource(timeout=0.5)
@@ -197,7 +194,6 @@ def test_phone_camera_frames_reach_the_loop(tmp_path):
 
 
 def test_host_link_makes_this_browser_the_host(tmp_path):
-    from icetable.live.link import open_table
     app = create_app({"DATA_DIR": str(tmp_path)})
     code, token, _ = open_table(app, "icefloe")
     laptop = app.test_client()

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from icetable.cli import UserError
+from icetable.commands.live import server_options
 
 GAMES = ("icehouse", "icefloe")
 
@@ -21,10 +22,7 @@ def register(sub) -> None:
                    help="no web server: play as fast as possible, print the events and final scores")
     p.add_argument("--until-end", action="store_true", help="stop serving once the game is over")
     p.add_argument("--speed", type=float, default=1.0, help="playback speed when serving (default 1.0)")
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    p.add_argument("--data-dir", default="icetable-data", help="folder of the SQLite store (default ./icetable-data)")
-    p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
+    server_options(p)
     p.set_defaults(run=run)
 
 
