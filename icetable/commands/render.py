@@ -9,6 +9,7 @@ import cv2
 from calibration.layout import cards_layout
 from icetable.cli import UserError
 from referee.scene import SceneError, load_scene
+from vision.piecepack.samples import write_all as piecepack_samples
 from vision.render import random_config, render
 from vision.samples import write_default_colors, write_set
 
@@ -24,7 +25,8 @@ def register(sub) -> None:
     p.add_argument("--light", choices=LIGHTS, default="daylight")
     p.add_argument("--hands", type=int, default=0, help="arms over the table")
     p.add_argument("--samples", metavar="DIR",
-                   help="instead: regenerate the committed sample set into DIR/icehouse and DIR/icepirates")
+                   help="instead: regenerate the committed sample set into DIR/icehouse, DIR/icepirates, "
+                        "DIR/icefloe and DIR/iceberg")
     p.add_argument("--base-seed", type=int, default=1000,
                    help="with --samples: the seed of the set (1000 = the committed one; others "
                         "make held-out sets)")
@@ -38,6 +40,8 @@ def run(args) -> int:
         for game in ("icehouse", "icepirates"):
             for path in write_set(game, Path(args.samples) / game, args.base_seed):
                 print(path)
+        for path in piecepack_samples(Path(args.samples), args.base_seed):    # icefloe, iceberg
+            print(path)
         return 0
     if not args.scene:
         raise UserError("give a scene file, or --samples DIR")

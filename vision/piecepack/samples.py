@@ -223,10 +223,12 @@ def write_set(game: str, out_dir: Path, base_seed: int = 7000) -> list[Path]:
     return written
 
 
-def write_all(root: Path) -> list[Path]:
-    """The default profile, then the IceFloe and Iceberg sample sets under `root`."""
-    write_default_profile()
-    return [path for game in COUNT for path in write_set(game, Path(root) / game)]
+def write_all(root: Path, base_seed: int = 1000) -> list[Path]:
+    """The IceFloe and Iceberg sample sets under `root` (and, for the committed sets' base seed
+    1000, the default profile first); other base seeds give held-out sets."""
+    if base_seed == 1000:
+        write_default_profile()
+    return [path for game in COUNT for path in write_set(game, Path(root) / game, 6000 + base_seed)]
 
 
 if __name__ == "__main__":     # python -m vision.piecepack.samples [ROOT]: regenerate the sets
