@@ -100,8 +100,10 @@ def _report(demo) -> int:
 
 def _what(piece: dict) -> str:
     """'red 3 lying heading 90 at (120, 80)', 'suns 2 tile up at (50, 50)'."""
-    kind = [str(piece[k]) for k in ("color", "suit", "size", "rank") if k in piece]
-    pose = piece.get("pose") or piece.get("face") or ""
-    heading = f" heading {round(piece['heading']) % 360}" if "heading" in piece else ""
-    return f"{' '.join(kind)} {piece['type'] if piece['type'] != 'pyramid' else ''}{pose}{heading} " \
-           f"at ({piece['x']:.0f}, {piece['y']:.0f})".replace("  ", " ")
+    words = [str(piece[k]) for k in ("color", "suit", "size", "rank") if k in piece]
+    if piece["type"] != "pyramid":
+        words.append(piece["type"])
+    words += [piece[k] for k in ("pose", "face") if k in piece]
+    if "heading" in piece:
+        words.append(f"heading {piece['heading']:.0f}")
+    return " ".join(words) + f" at ({piece['x']:.0f}, {piece['y']:.0f})"
