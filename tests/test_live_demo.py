@@ -93,3 +93,34 @@ def test_demo_command_refuses_a_folder_that_is_not_a_recording(tmp_path, capsys)
     from icetable.cli import main
     assert main(["demo", "--no-serve", "--recording", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
     assert "not a recording" in capsys.readouterr().err
+
+
+class Bumped:
+    """The recording's frames, the camera knocked sideways and turned a little halfway through."""
+
+    def __init__(self, source, at_frame: int):
+        self.source, self.at, self.n = source, at_frame, 0
+        self.live, self.fps = False, source.fps
+
+    def open(self):
+        return True
+
+    def grab(self):
+        g = self.source.grab()
+        self.n += 1
+        if g.frame is not None and self.n > self.at:
+            h, w = g.frame.shape[:2]
+            M = cv2.getRotationMatrix2D((w / 2, h / 2), 1.5, 1.0)
+            M[:, 2] += (24, -15)
+            g.frame = cv2.warpAffine(g.frame, M, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        return g
+
+
+def test_a_bumped_camera_changes_nothing_on_the_table(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
+    demo = Demo(app, bundled("icehouse"), picture_every=None)
+    bump = demo.truth["steps"][5]["let_go"] + 1.0          # between two steps, the table quiet
+    demo.loop.source.source = Bumped(demo.loop.source.source, int(bump * demo.truth["fps"]))
+    state = demo.play()
+    assert [e.event["kind"] for e in demo.loop.log] == [s["kind"] for s in demo.truth["steps"]]
+    assert state["game"]["scores"] == demo.truth["final_scores"]
