@@ -44,7 +44,8 @@ MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
 TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
-PLACES = {"icefloe": (PYRAMIDS, SHAPES), "iceberg": (TOKENS, TOKENS)}   # (on a tile, off the board)
+# The shapes each game has on the board (on a tile or in the water between tiles) and beside it.
+PLACES = {"icefloe": (PYRAMIDS, TOKENS), "iceberg": (TOKENS, TOKENS)}
 INK = 0.25                 # template pixels this far from the stock are printed
 SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)
 STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
@@ -356,7 +357,7 @@ class PiecepackDetector:
 
     def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, on, off):
         """(fields, fit) of the best shape for a blob, or None. `hidden`: view pixels that count
-        neither way; `on`/`off`: the shapes that may stand on a tile / off the board."""
+        neither way; `on`/`off`: the shapes that may stand on the board / beside it."""
         rows, cols = np.nonzero(blob.mask)
         if len(rows) * pv.top.mm_per_px ** 2 < MIN_PIECE_MM2:
             return None
@@ -368,13 +369,12 @@ class PiecepackDetector:
             fitter = Fitter(pv, blob.full, blob.box, z0, self.dims, ignore)
         else:                           # a part cut from a blob: compare outlines opened alike
             fitter = Fitter(pv, blob.mask, blob.box, z0, self.dims, ignore, _disc(OPEN_MM, pv.top.mm_per_px))
-        fits = fitter.ranked(on if z0 > 0 else off, blob_yaw(blob.mask))
+        on_board = z0 > 0 or _within_board(centre, tiles, self.dims.tile)
+        fits = fitter.ranked(on if on_board else off, blob_yaw(blob.mask))
         if not fits:
             return None
-        # Shapes about as good: on the board (a tile, or the water between tiles) a piecepack
-        # pyramid stands; beside it, a die or pawn.
+        # Shapes about as good (any game): on the board a piecepack pyramid, beside it a die or pawn.
         close = [f for f in fits if f.iou > fits[0].iou - RIVAL_IOU]
-        on_board = z0 > 0 or _within_board(centre, tiles, self.dims.tile)
         preferred = [f for f in close if (f.shape.type == "pp_pyramid") == on_board]
         fit = preferred[0] if preferred else fits[0]
         fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
