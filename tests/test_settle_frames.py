@@ -110,3 +110,20 @@ def test_hand_passing_over_without_change_does_not_re_read():
     run(s, [frame([RED, BLUE], seed=90 + k) for k in range(10)])
     assert s.reads == 1
     assert np.isfinite(s.still).all()
+
+
+def test_mat_hidden_keeps_the_last_position_and_says_so():
+    seen = [True]
+
+    def locate(img):
+        if not seen[0]:
+            raise ValueError("markers covered")
+        return homography()
+    s = Settler(locate, read_blobs, AREA, SettleConfig(relocate_every=3))
+    run(s, [frame([RED], seed=i) for i in range(6)])
+    seen[0] = False
+    out = run(s, [frame([RED, BLUE], seed=10 + i) for i in range(8)])
+    assert [r.status for r in out[-3:]] == ["mat_hidden"] * 3 and "hidden" in out[-1].message
+    assert colours(out[-1]) == [("blue", 2), ("red", 3)]
+    seen[0] = True
+    assert run(s, [frame([RED, BLUE], seed=30 + i) for i in range(4)])[-1].status == "ok"

@@ -85,6 +85,7 @@ class Settler:
         self.scene: Scene | None = None
         self.reads = 0
         self.force = False
+        self.mat_seen = False
 
     # -- geometry ---------------------------------------------------------------------
     def to_view(self, xy: np.ndarray) -> np.ndarray:
@@ -114,12 +115,12 @@ class Settler:
         """Look at one frame; re-read the table where a change has come to rest."""
         self.frames += 1
         self.since_locate += 1
-        status = "ok"
         if self.H is None or self.since_locate >= self.cfg.relocate_every:
-            found = self._relocate(frame)
+            self.mat_seen = self._relocate(frame)
             if self.H is None:
                 return Reading(self.scene, status="no_mat", message="the calibration mat is not in view")
-            status = "ok" if found else "mat_hidden"
+        status = "ok" if self.mat_seen else "mat_hidden"
+        message = "" if self.mat_seen else "the mat is hidden: the view follows its last position"
         view = self._view(frame)
         if self.prev is None:
             self.prev, self.ref = view, view
@@ -132,16 +133,18 @@ class Settler:
         self.still = np.where(moving, 0, self.still + 1)
         self.pending |= moving
         hands = self._hands(view)
-        if self._ready(hands) and self.since_locate > 0 and self._follow(frame):
+        ready = self._ready(hands)
+        if ready and self.since_locate > 0 and self._follow(frame):
             # the mat moved under a still change: look again through the new homography
             view, status = self._view(frame), "bumped"
             self.prev = view
             hands = self._hands(view)
+            ready = self._ready(hands)
         blocked = float(hands[self._play_area()].mean())
-        if not self._ready(hands):
-            return Reading(self.scene, False, blocked, status, hands=hands)
+        if not ready:
+            return Reading(self.scene, False, blocked, status, message, hands=hands)
         updated = self._read(frame, view, hands)
-        return Reading(self.scene, updated, blocked, status, hands=hands)
+        return Reading(self.scene, updated, blocked, status, message, hands=hands)
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels whose colour differs by more than the change level in some channel."""
@@ -154,7 +157,8 @@ class Settler:
     def _follow(self, frame: np.ndarray) -> bool:
         """Find the mat again; True when it has moved (by more than a pixel at a corner)."""
         old = self.H
-        if not self._relocate(frame) or old is None:
+        self.mat_seen = self._relocate(frame)
+        if not self.mat_seen or old is None:
             return False
         w, h = self.area
         corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)

@@ -23,6 +23,7 @@ from vision.tracking import Event, Tracker
 
 PICTURE_WIDTH = 960
 CONTACT_EVERY = 1.0      # seconds between status posts when no picture is sent
+IDLE = 0.05              # seconds to wait after a grab that gave no frame
 
 
 @dataclass
@@ -66,6 +67,7 @@ class LiveLoop:
         if grab.frame is None:
             self._status(grab.status, grab.message)
             self.busy += time.perf_counter() - start
+            time.sleep(IDLE)             # a camera in trouble: do not spin while it is retried
             return True
         self.frames += 1
         reading = self.settler.step(grab.frame)
