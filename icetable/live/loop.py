@@ -17,7 +17,7 @@ import numpy as np
 
 from icetable.live.judges import TurnJudge
 from icetable.live.link import LinkError
-from icetable.live.overlay import shapes
+from icetable.live.overlay import pirate_areas, shapes
 from vision.settle import Settler
 from vision.tracking import Event, Tracker
 
@@ -55,6 +55,7 @@ class LiveLoop:
         self.warnings: list[dict] = []
         self.report: dict = {}
         self.last_scene = None
+        self._areas: tuple[dict, dict] = ({}, {})
         self.frame: np.ndarray | None = None
 
     # -- one frame --------------------------------------------------------------------
@@ -123,6 +124,8 @@ class LiveLoop:
                 warnings.append({"code": "camera_action_refused", "message": str(exc)})
         scene = outcome.scene or tracked
         self.last_scene = scene
+        if self.game == "icepirates" and self.picture_every is not None:
+            self._areas = pirate_areas(scene)
         self.warnings = warnings
         body = {**scene.to_dict(), "camera_warnings": warnings}
         try:
@@ -161,7 +164,8 @@ class LiveLoop:
         if self.project is not None and self.last_scene is not None and self.settler.H is not None:
             project = lambda pts: self.project(pts, self.settler.H) * scale   # noqa: E731
             crashes = [w for w in self.warnings if w.get("code") == "crash"]
-            overlay["shapes"] = shapes(self.last_scene, self.report, project, crashes)
+            report, cannons = self._areas if self.game == "icepirates" else (self.report, None)
+            overlay["shapes"] = shapes(self.last_scene, report, project, crashes, cannons)
         self._send(self.status[0], self.status[1], overlay, jpeg.tobytes() if ok else None,
                    (small.shape[1], small.shape[0]))
 

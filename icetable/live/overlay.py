@@ -1,6 +1,7 @@
 """The referee's overlay on the camera picture: shapes in the picture's pixels.
 
-Every shape is `{"kind": "piece" | "line" | "text" | "area", "points" or "at", "class", ...}`;
+Every shape is `{"kind": "piece" | "line" | "text" | "area" | "region", "points" (or "at" for a
+text, "rings" for a region with holes), "class", ...}`;
 webapp/static/overlay.js draws them in SVG. Pieces carry their id and label (touch one to
 confirm or correct it); Ice Pirates reach areas and cannon lines carry `ship`, shown only for
 the selected ship.
@@ -24,8 +25,26 @@ def _ring(geom, project: Project) -> list[list[float]]:
     return np.round(project(coords[:, :2]), 1).tolist()
 
 
-def shapes(scene: Scene, report: dict, project: Project, crashes: list[dict] = ()) -> list[dict]:
-    """The overlay of a scene and its report."""
+def pirate_areas(scene: Scene) -> tuple[dict, dict]:
+    """Ice Pirates: the report with every ship's reachable area, and each ship's cannon areas
+    (both long sides) as {ship id: [polygon, polygon]}."""
+    from referee.icepirates.cannons import firing_areas
+    from referee.icepirates.objects import build_table
+    from referee.icepirates.report import evaluate
+    from referee.icepirates.rules import IcePiratesOptions
+
+    report = evaluate(scene, DEFAULT, {"reach": True}).to_dict()
+    table = build_table(scene, DEFAULT)
+    ships = list(table.ships.values())
+    if not ships:
+        return report, {}
+    corners = firing_areas(table, ships, IcePiratesOptions())[2]
+    return report, {s.id: corners[2 * i:2 * i + 2].tolist() for i, s in enumerate(ships)}
+
+
+def shapes(scene: Scene, report: dict, project: Project, crashes: list[dict] = (),
+           cannons: dict | None = None) -> list[dict]:
+    """The overlay of a scene and its report (Ice Pirates: with `cannons` from pirate_areas)."""
     status = report.get("status", {})
     defenders = status.get("defenders", {})
     attackers = status.get("attackers", {})
@@ -57,9 +76,12 @@ def shapes(scene: Scene, report: dict, project: Project, crashes: list[dict] = (
             out.append({"kind": "text", "class": "overweight" if floe["weight"] > 5 else "weight",
                         "at": project(np.array([[t.x, t.y]]))[0].round(1).tolist(), "text": str(floe["weight"])})
     for sid, ship in ships.items():
-        for poly in ship.get("reach", []):
-            out.append({"kind": "area", "class": "reach", "ship": sid,
-                        "points": project(np.asarray(poly, np.float64)).round(1).tolist()})
+        for rings in ship.get("reach", []):       # exterior, then holes
+            out.append({"kind": "region", "class": "reach", "ship": sid,
+                        "rings": [project(np.asarray(r, np.float64)).round(1).tolist() for r in rings]})
+        for area in (cannons or {}).get(sid, []):
+            out.append({"kind": "area", "class": "cannon", "ship": sid,
+                        "points": project(np.asarray(area, np.float64)).round(1).tolist()})
         for target in ship.get("in_range", []):
             if sid in pieces and target in pieces:
                 a, b = pieces[sid], pieces[target]

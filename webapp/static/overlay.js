@@ -26,6 +26,8 @@
       const cls = "ov-" + s.kind + " " + (s.class || "");
       if (s.kind === "line") svg.appendChild(shape("polyline", {points: pts(s.points), class: cls}));
       else if (s.kind === "text") svg.appendChild(shape("text", {x: s.at[0], y: s.at[1], class: cls}, s.text));
+      else if (s.kind === "region") svg.appendChild(shape("path", {d: s.rings.map((r) => "M" + pts(r) + "Z").join(" "),
+        class: "ov-area " + cls}));
       else {
         const poly = shape("polygon", {points: pts(s.points), class: cls});
         if (s.kind === "piece") {
