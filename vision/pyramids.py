@@ -37,6 +37,7 @@ HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "
 # (base corners 0, 1 and the apex) or two (corners 0, 1, 2) may show. Tried for white blobs.
 LIT_FACES = {"lit1": (0, 1), "lit2": (0, 1, 2)}
 PARTLY_LIT = tuple((pose, size) for size in (1, 2, 3) for pose in LIT_FACES)
+WHITE_FLOOR = 0.045          # log brightness over the table a white face must exceed to count
 PARTLY_LIT_IOU = 0.75       # ... when no whole pyramid overlaps a white blob this well
 _STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_FACES}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
@@ -155,47 +156,52 @@ class PyramidClassifier:
                     part = cv2.erode(part, np.ones((3, 3), np.uint8))
                 elif name != "white":
                     part = _half_contrast(part, seg.features[y0:y1, x0:x1])
-                out += self._explain(fitter, part, (x0, y0), name, share)
+                level = level_of(seg.features[y0:y1, x0:x1]) if name == "white" else None
+                out += self._explain(fitter, part, (x0, y0), name, share, level)
         return out
 
-    def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float) -> list[Found]:
-        """Pieces of one colour explaining a blob (touching pieces included)."""
+    def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float,
+                 level: np.ndarray | None = None) -> list[Found]:
+        """Pieces of one colour explaining a blob (touching pieces included); `level` (brightness
+        over the table, white pieces only) lets faint faces count as evidence."""
         found = []
-        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB, colour == "white"):
+        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB, level):
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
             found.append(Found(fields, mask, box, iou))
         return found
 
-    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int, white: bool) -> list:
+    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int, level) -> list:
         """Fit the best piece; if it explains the blob poorly, try the blob as several pieces
         (cut at its thin necks, where a lying piece's tip touches another piece, or in two by
         k-means on pixel positions); then fit what is left, up to `budget` pieces."""
         min_px = MIN_AREA / fitter.view.mm_per_px ** 2
         if budget < 1 or np.count_nonzero(blob) < min_px:
             return []
-        best = self._best(fitter, blob, box, white)
+        best = self._best(fitter, blob, box, level)
         poor = best is None or best[2] < SPLIT_IOU
         if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
             split, worst = None, -1.0 if best is None else best[2]
             for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob)):
-                fits = [self._best(fitter, part, box, white) for part in parts]
+                fits = [self._best(fitter, part, box, level) for part in parts]
                 if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst:
                     split, worst = parts, min(f[2] for f in fits)
             if split is not None:
                 out = []
                 for part in split:
-                    out += self._pieces(fitter, part, box, budget - 1 - len(out), white)
+                    out += self._pieces(fitter, part, box, budget - 1 - len(out), level)
                 return out
         if best is None:
             return []
         left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
                                 cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        return [best] + self._pieces(fitter, left, box, budget - 1, white)
+        return [best] + self._pieces(fitter, left, box, budget - 1, level)
 
-    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, white: bool = False):
-        """The best hypothesis for the biggest component of `blob`, or None. For a white blob
-        that no whole pyramid fits well, pyramids of which only the lit faces show are tried."""
+    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, level: np.ndarray | None = None):
+        """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou).
+        Hypotheses are ranked by overlap with the blob, or for a white piece (`level` given) by
+        the brightness over the table they cover (`_evidence`), and pyramids of which only the
+        lit faces show are tried too when no whole one fits well."""
         n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
         if n < 2:
             return None
@@ -207,24 +213,33 @@ class PyramidClassifier:
         pts = np.stack([tx, ty], axis=1)
         blob_area = len(pts) * view.mm_per_px ** 2
         _, blob_c, blob_axis = _moments_of_points(pts)
-        found = self._choose(fitter, part, box, HYPOTHESES, blob_area, blob_c, blob_axis)
-        if white and (found is None or found[0] < PARTLY_LIT_IOU):
-            lit = self._choose(fitter, part, box, PARTLY_LIT, blob_area, blob_c, blob_axis)
+
+        def overlap(pose, size, params):
+            return self._iou(fitter, part, box, pose, size, params)[0]
+
+        def evidence(pose, size, params):
+            return _evidence(self._iou(fitter, part, box, pose, size, params)[1], level)
+
+        score = overlap if level is None else evidence
+        args = (fitter, blob_area, blob_c, blob_axis, score)
+        found = self._choose(HYPOTHESES, *args)
+        if level is not None and (found is None or overlap(*found[1:]) < PARTLY_LIT_IOU):
+            lit = self._choose(PARTLY_LIT, *args)
             if lit is not None and (found is None or lit[0] > found[0]):
                 found = lit
         if found is None:
             return None
-        iou, pose, size, params = found
-        _, mask = self._iou(fitter, part, box, pose, size, params)
+        _, pose, size, params = found
+        iou, mask = self._iou(fitter, part, box, pose, size, params)
         fields = {"type": "pyramid", "size": size, "pose": "lying" if pose == "lying" else "standing",
                   "x": round(params[0], 1), "y": round(params[1], 1)}
         if pose == "lying":
             fields["heading"] = round(params[2] % 360, 1)
         return fields, mask, iou
 
-    def _choose(self, fitter, part, box, hypotheses, blob_area, blob_c, blob_axis):
-        """(iou, pose, size, params) of the best of `hypotheses`: those of about the blob's area
-        are aligned by moments and ranked by overlap; the close rivals are refined."""
+    def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
+        """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
+        area are aligned by moments and ranked by `score`; the best few are refined."""
         scored = []
         for pose, size in hypotheses:
             rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
@@ -232,22 +247,23 @@ class PyramidClassifier:
                 continue
             for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)):
                 params = fitter.fit(pose, size, blob_c, blob_axis, start)
-                scored.append((self._iou(fitter, part, box, pose, size, params)[0], pose, size, params))
+                scored.append((score(pose, size, params), pose, size, params))
         if not scored:
             return None
-        scored.sort(key=lambda s: -s[0])
-        close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP]
-        return max((self._refine(fitter, part, box, blob_c, blob_axis, *c) for c in close), key=lambda c: c[0])
+        scored.sort(key=lambda c: -c[0])
+        close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP * abs(scored[0][0])]
+        return max((self._refine(fitter, blob_c, blob_axis, score, *c) for c in close), key=lambda c: c[0])
 
-    def _refine(self, fitter, part, box, blob_c, blob_axis, iou, pose, size, params):
-        """Improve a hypothesis' overlap with the blob: the standing yaw, then small steps of
-        position and angle (coordinate descent)."""
+    @staticmethod
+    def _refine(fitter, blob_c, blob_axis, score, best, pose, size, params):
+        """Improve a hypothesis' score: the standing yaw, then small steps of position and
+        angle (coordinate descent)."""
         if pose == "standing":
             for yaw in YAWS[1:]:
                 trial = fitter.fit("standing", size, blob_c, blob_axis, yaw)
-                score = self._iou(fitter, part, box, pose, size, trial)[0]
-                if score > iou:
-                    iou, params = score, trial
+                value = score(pose, size, trial)
+                if value > best:
+                    best, params = value, trial
         steps = np.array([STEP_MM, STEP_MM, STEP_DEG])
         for _ in range(REFINE_ROUNDS):
             moved = False
@@ -255,13 +271,13 @@ class PyramidClassifier:
                 for sign in (1, -1):
                     trial = np.array(params, float)
                     trial[axis] += sign * steps[axis]
-                    score = self._iou(fitter, part, box, pose, size, tuple(trial))[0]
-                    if score > iou + 1e-4:
-                        iou, params, moved = score, tuple(trial), True
+                    value = score(pose, size, tuple(trial))
+                    if value > best + 1e-4 * max(1.0, abs(best)):
+                        best, params, moved = value, tuple(trial), True
                         break
             if not moved:
                 steps = steps / 2
-        return iou, pose, size, params
+        return best, pose, size, params
 
     @staticmethod
     def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params) -> tuple[float, np.ndarray]:
@@ -322,6 +338,12 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
     d = pts - c
     mu20, mu02, mu11 = (d[:, 0] ** 2).mean(), (d[:, 1] ** 2).mean(), (d[:, 0] * d[:, 1]).mean()
     return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
+
+
+def _evidence(mask: np.ndarray, level: np.ndarray) -> float:
+    """How well a silhouette explains a white piece: the brightness over the table it covers,
+    less a little for every pixel (faint faces count, table and shadow count against)."""
+    return float(((level - WHITE_FLOOR) * mask).sum())
 
 
 def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
