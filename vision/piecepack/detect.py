@@ -30,6 +30,7 @@ MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at le
 REGROW_MM = 2.5            # a piece off the board is grown back this much after the opening
 GLYPH_HOLE_MM2 = 45.0      # holes this small in a suit-coloured area are printed on a piece
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
+MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
@@ -104,12 +105,12 @@ def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: flo
                           | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _solid(mask: np.ndarray, s: float) -> np.ndarray:
+def _solid(mask: np.ndarray, s: float, core_mm2: float = MIN_CORE_MM2) -> np.ndarray:
     """The solid areas of a 0/255 mask: small holes filled (glyphs printed on a piece), then
     what survives an opening wider than any printed stroke (outlines are opened alike before
-    they are compared with it)."""
+    they are compared with it), in pieces of at least `core_mm2`."""
     filled = fill_holes(mask, GLYPH_HOLE_MM2 / s ** 2)
-    return _drop_small(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OPEN_MM, s)), MIN_CORE_MM2 / s ** 2)
+    return _drop_small(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OPEN_MM, s)), core_mm2 / s ** 2)
 
 
 def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
@@ -343,13 +344,13 @@ class PiecepackDetector:
         inside = blob.mask > 0
         counts = np.array([np.count_nonzero(inside & (cls == c)) for c in SUIT_IDS])
         total = max(1, int(counts.sum()))
-        major = [i for i in np.argsort(-counts) if counts[i] >= max(MIN_CORE_MM2 / s ** 2, 0.2 * total)]
+        major = [i for i in np.argsort(-counts) if counts[i] >= max(MIN_PART_MM2 / s ** 2, 0.1 * total)]
         parts = []
         grow = _disc(REGROW_MM, s)
         for i in major:
-            own = _solid((inside & (cls == SUIT_IDS[i])).astype(np.uint8) * 255, s)
+            own = _solid((inside & (cls == SUIT_IDS[i])).astype(np.uint8) * 255, s, MIN_PART_MM2 / 2)
             raw = fill_holes((cls == SUIT_IDS[i]).astype(np.uint8) * 255, GLYPH_HOLE_MM2 / s ** 2) > 0
-            for b in _blobs(own, MIN_PIECE_MM2 / s ** 2, ""):
+            for b in _blobs(own, MIN_PART_MM2 / s ** 2, ""):
                 full = (cv2.dilate(b.mask, grow) & raw[b.box[1]:b.box[3], b.box[0]:b.box[2]]).astype(np.uint8)
                 parts.append(Blob(b.mask, (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3]), pp.SUITS[i],
                                   full))
@@ -359,7 +360,7 @@ class PiecepackDetector:
         """(fields, fit) of the best shape for a blob, or None. `hidden`: view pixels that count
         neither way; `on`/`off`: the shapes that may stand on the board / beside it."""
         rows, cols = np.nonzero(blob.mask)
-        if len(rows) * pv.top.mm_per_px ** 2 < MIN_PIECE_MM2:
+        if len(rows) * pv.top.mm_per_px ** 2 < MIN_PART_MM2:
             return None
         centre = pv.mm(cols.mean() + blob.box[0], rows.mean() + blob.box[1])
         z0 = self.dims.tile_thickness if _over_tile(centre, tiles, self.dims.tile) else 0.0
