@@ -48,7 +48,7 @@ TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
 # The shapes each game has on the board (on a tile or in the water between tiles) and beside it.
 PLACES = {"icefloe": (PYRAMIDS, TOKENS), "iceberg": (TOKENS, TOKENS)}
 INK = 0.25                 # template pixels this far from the stock are printed
-SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)
+SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)        # consecutive
 STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
 
 
@@ -109,8 +109,8 @@ def _solid(mask: np.ndarray, s: float, core_mm2: float = MIN_CORE_MM2) -> np.nda
     """The solid areas of a 0/255 mask: small holes filled (glyphs printed on a piece), then
     what survives an opening wider than any printed stroke (outlines are opened alike before
     they are compared with it), in pieces of at least `core_mm2`."""
-    filled = fill_holes(mask, GLYPH_HOLE_MM2 / s ** 2)
-    return _drop_small(cv2.morphologyEx(filled, cv2.MORPH_OPEN, _disc(OPEN_MM, s)), core_mm2 / s ** 2)
+    opened = cv2.morphologyEx(fill_holes(mask, GLYPH_HOLE_MM2 / s ** 2), cv2.MORPH_OPEN, _disc(OPEN_MM, s))
+    return _drop_small(opened, core_mm2 / s ** 2) if core_mm2 else opened
 
 
 def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
@@ -184,7 +184,7 @@ class PiecepackDetector:
         pieces: IceFloe has only piecepack pyramids on its tiles, Iceberg has none at all."""
         classes = self.profile.classify(pv.logratio)
         s = pv.top.mm_per_px
-        suited = _solid(np.isin(classes, SUIT_IDS).astype(np.uint8) * 255, s)
+        suited = _solid(((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255, s, 0.0)
         tiles = self._tile_boxes(pv, classes, suited)
         under_coins = np.zeros(classes.shape, np.uint8)
         coins = self._coins_found(pv, classes, tiles, under_coins)
