@@ -42,6 +42,7 @@ SHIFT = 2                  # this many pixels, when the coarse match is less sur
 SURE = 0.5
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
+CLEAR_IOU = 0.93           # a piece explained this well is not hidden in part by another
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
 TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
@@ -297,7 +298,7 @@ class PiecepackDetector:
     def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
         """Standing pieces, and the view pixels they cover. The tiles' own print (`printed`)
         counts neither for nor against a shape. Blobs are explained once; then every piece that
-        touches another, and every part left unexplained (pieces partly hidden behind others),
+        touches another (unless explained almost perfectly), and every part left unexplained (pieces partly hidden behind others),
         again with the other pieces left out too."""
         s = pv.top.mm_per_px
         found, pending = [], []      # found: (blob, (fields, fit))
@@ -318,6 +319,8 @@ class PiecepackDetector:
         for blob, fit in found:
             _paint_fit(covered, blob, fit[1])
         for i, (blob, fit) in enumerate(found):
+            if fit[1].iou >= CLEAR_IOU:
+                continue
             x0, y0, x1, y1 = blob.box
             others = np.zeros(classes.shape, np.uint8)
             for other, other_fit in found[:i] + found[i + 1:]:
