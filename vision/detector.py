@@ -5,7 +5,7 @@ segment (table, pieces, hands) -> each registered classifier explains the blobs 
 -> ids, confidence, `uncertain` near hands -> a SCENE.md scene.
 
 A new piece type plugs in as a classifier with `type` and
-`detect(view, segmentation, colour_profile) -> list[Found]` (see `vision.pyramids`).
+`detect(view, segmentation, colour_profile, game) -> list[Found]` (see `vision.pyramids`).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from calibration.calibfile import Calibration
 from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
-from vision.pyramids import PyramidClassifier
+from vision.pyramids import ISLAND_COLOURS, PyramidClassifier
 from vision.segment import segment
 from vision.topview import rectify
 
@@ -27,7 +27,6 @@ AREA_MARGIN = 15.0      # mm of table around the play area that is still looked 
 HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under it
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
-ISLAND_COLOURS = ("black", "white")   # Ice Pirates islands: nests of opaque pyramids
 # Games whose pieces need a pipeline of their own: game -> function(detector, frame, game) -> Scene.
 GAME_PIPELINES: dict = {}
 
@@ -79,7 +78,7 @@ class Detector:
             return GAME_PIPELINES[game](self, frame, game)
         view = self.top_view(frame)
         seg = segment(view.image, view.mm_per_px, self.calibration.colors, self._printed(view))
-        found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors)]
+        found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors, game)]
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         counts: Counter = Counter()
         pieces = []
@@ -128,10 +127,10 @@ class Detector:
 
 
 def _as_island(piece: dict) -> None:
-    """Ice Pirates: a standing large opaque pyramid is a treasure island, built as a complete
-    nest; the camera cannot see inside, so `nested` is the setup's [2, 1]."""
-    if piece["type"] == "pyramid" and piece["pose"] == "standing" and piece["size"] == 3 \
-            and piece.get("color") in ISLAND_COLOURS:
+    """Ice Pirates: a standing opaque (black or white) pyramid is a treasure island, built as a
+    complete nest of a large, a medium and a small (the classifier fits it as a large); the
+    camera cannot see inside, so `nested` is the setup's [2, 1]."""
+    if piece["type"] == "pyramid" and piece["pose"] == "standing" and piece.get("color") in ISLAND_COLOURS:
         piece["nested"] = [2, 1]
 
 

@@ -32,6 +32,7 @@ SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
 SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
+ISLAND_COLOURS = ("black", "white")   # Ice Pirates: the opaque stashes the islands are nests of
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
 # A white standing pyramid's faces turned from the light look like the table: only one face
 # (base corners 0, 1 and the apex) or two (corners 0, 1, 2) may show. Tried for white blobs.
@@ -44,6 +45,15 @@ RIDGE = 0.04               # log brightness above the 5 px local mean: a bright 
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.38         # ridge share + table-level share above which a pale blob is clear
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
+    white pieces: faint faces count as evidence) and the sizes they can have."""
+
+    level: np.ndarray | None = None
+    sizes: tuple = (1, 2, 3)
 
 
 @dataclass
@@ -126,7 +136,9 @@ class PyramidClassifier:
     def __init__(self, dims: Dimensions = DEFAULT):
         self.dims = dims
 
-    def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile) -> list[Found]:
+    def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile, game: str = "") -> list[Found]:
+        """The Looney pyramids in a segmented top view; `game` brings its priors (Ice Pirates:
+        standing black and white pyramids are islands, nests of a large)."""
         colour_names = profile.names
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
@@ -156,52 +168,55 @@ class PyramidClassifier:
                     part = cv2.erode(part, np.ones((3, 3), np.uint8))
                 elif name != "white":
                     part = _half_contrast(part, seg.features[y0:y1, x0:x1])
-                level = level_of(seg.features[y0:y1, x0:x1]) if name == "white" else None
-                out += self._explain(fitter, part, (x0, y0), name, share, level)
+                known = Known(level_of(seg.features[y0:y1, x0:x1]) if name == "white" else None,
+                              (3,) if game == "icepirates" and name in ISLAND_COLOURS else (1, 2, 3))
+                out += self._explain(fitter, part, (x0, y0), name, share, known)
         return out
 
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float,
-                 level: np.ndarray | None = None) -> list[Found]:
-        """Pieces of one colour explaining a blob (touching pieces included); `level` (brightness
-        over the table, white pieces only) lets faint faces count as evidence."""
+                 known: "Known") -> list[Found]:
+        """Pieces of one colour explaining a blob (touching pieces included)."""
         found = []
-        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB, level):
+        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB, known):
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
             found.append(Found(fields, mask, box, iou))
         return found
 
-    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int, level) -> list:
+    def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int, known: "Known") -> list:
         """Fit the best piece; if it explains the blob poorly, try the blob as several pieces
         (cut at its thin necks, where a lying piece's tip touches another piece, or in two by
         k-means on pixel positions); then fit what is left, up to `budget` pieces."""
         min_px = MIN_AREA / fitter.view.mm_per_px ** 2
         if budget < 1 or np.count_nonzero(blob) < min_px:
             return []
-        best = self._best(fitter, blob, box, level)
+        best = self._best(fitter, blob, box, known)
         poor = best is None or best[2] < SPLIT_IOU
         if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
             split, worst = None, -1.0 if best is None else best[2]
             for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob)):
-                fits = [self._best(fitter, part, box, level) for part in parts]
+                fits = [self._best(fitter, part, box, known) for part in parts]
                 if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst:
                     split, worst = parts, min(f[2] for f in fits)
             if split is not None:
                 out = []
                 for part in split:
-                    out += self._pieces(fitter, part, box, budget - 1 - len(out), level)
+                    out += self._pieces(fitter, part, box, budget - 1 - len(out), known)
                 return out
         if best is None:
             return []
         left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
                                 cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        return [best] + self._pieces(fitter, left, box, budget - 1, level)
+        return [best] + self._pieces(fitter, left, box, budget - 1, known)
 
-    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, level: np.ndarray | None = None):
+    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known" = None):
         """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou).
-        Hypotheses are ranked by overlap with the blob, or for a white piece (`level` given) by
-        the brightness over the table they cover (`_evidence`), and pyramids of which only the
-        lit faces show are tried too when no whole one fits well."""
+        Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
+        white piece (`known.level` given) by the brightness over the table they cover
+        (`_evidence`), and pyramids of which only the lit faces show are tried too when no whole
+        one fits well."""
+        known = known or Known()
+        level = known.level
         n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
         if n < 2:
             return None
@@ -222,9 +237,9 @@ class PyramidClassifier:
 
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
-        found = self._choose(HYPOTHESES, *args)
+        found = self._choose([h for h in HYPOTHESES if h[1] in known.sizes], *args)
         if level is not None and (found is None or overlap(*found[1:]) < PARTLY_LIT_IOU):
-            lit = self._choose(PARTLY_LIT, *args)
+            lit = self._choose([h for h in PARTLY_LIT if h[1] in known.sizes], *args)
             if lit is not None and (found is None or lit[0] > found[0]):
                 found = lit
         if found is None:
