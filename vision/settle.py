@@ -5,8 +5,9 @@ coarse top view of the play area (a few mm per pixel, cheap to make from every f
 pixel how many frames it has been unchanged, and runs the expensive detector only when a region
 that changed since the last reading has come to rest and is not part of a hand. The settled
 scene is a composite: pieces read where the table is still, the last settled pieces where it is
-blocked (a hand, an arm, a piece being put down). A bumped table or camera shows as most of the
-view changing at once: the mat is found again at once and the view follows it.
+blocked (a hand, an arm, a piece being put down). The mat is searched for now and then, when
+most of the view changes at once, and before every reading: when a bumped table or camera moved
+it, the view follows it and nothing on the table seems to have changed.
 
 `locate(frame) -> H` maps table mm to frame pixels (raises ValueError when the mat is not seen);
 `read(frame) -> Scene` is the detector. Both are plain callables, so tests can drive the settler
@@ -15,7 +16,7 @@ with synthetic frames.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import cv2
@@ -58,7 +59,6 @@ class Reading:
     blocked: float = 0.0
     status: str = "ok"              # ok, no_mat, mat_hidden, bumped
     message: str = ""
-    hands: np.ndarray | None = field(default=None, repr=False)
 
 
 class Settler:
@@ -142,9 +142,9 @@ class Settler:
             ready = self._ready(hands)
         blocked = float(hands[self._play_area()].mean())
         if not ready:
-            return Reading(self.scene, False, blocked, status, message, hands=hands)
+            return Reading(self.scene, False, blocked, status, message)
         updated = self._read(frame, view, hands)
-        return Reading(self.scene, updated, blocked, status, message, hands=hands)
+        return Reading(self.scene, updated, blocked, status, message)
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pixels whose colour differs by more than the change level in some channel."""
