@@ -53,3 +53,18 @@ def test_icehouse_placements_go_to_the_stash_that_holds_the_piece():
     green = Piece("green-1-1", "pyramid", 300.0, 300.0, color="green", size=1, pose="standing")
     out = judge.judge([Event("placed", green)], Scene("icehouse", (red, green), (600.0, 450.0)))
     assert [w["code"] for w in out.warnings] == ["not_in_stash"]
+
+
+def test_iceberg_flip_and_coin_move_seen_are_found():
+    import copy
+    match = new_match("iceberg", ["suns", "moons"], seed=3)
+    for _ in range(2):                                   # both players put a coin on the start
+        player = match.to_act()[0]
+        match.apply(match.legal_actions(player)[0])
+    player = match.to_act()[0]
+    for kind in ("flip", "move"):
+        action = next(a for a in match.legal_actions(player) if a["type"] == kind)
+        after = copy.deepcopy(match)
+        after.apply(action)
+        out = TurnJudge("iceberg").judge([], after.scene(), match)
+        assert out.actions == [action], kind
