@@ -239,22 +239,27 @@ def _profile(samples: Samples, source: str) -> pp.Profile:
     return pp.Profile(ColorProfile.fit(colours, floor=0.04), tiles, coins, dice, source)
 
 
-def guide_sheet(kind: str, px_per_mm: float = 2.0) -> np.ndarray:
-    """A picture of where each piece goes in one photo (to print or show on screen)."""
+def guide_sheet(kind: str, px_per_mm: float = 3.0) -> np.ndarray:
+    """A picture (RGB, not to scale) of where each piece goes in one photo, inside the corner
+    cards: `icetable mat --kind enrol` writes one per photo."""
     from calibration.layout import draw
     w, h = AREA
     origin = (-60.0, -60.0)
-    size = (int((w + 120) * px_per_mm), int((h + 120) * px_per_mm))
-    img = draw(layout(), px_per_mm, origin, size)
+    img = draw(layout(), px_per_mm, origin, (int((w + 120) * px_per_mm), int((h + 120) * px_per_mm)))
     for p in arrangement(kind).pieces:
-        c = (int((p.x - origin[0]) * px_per_mm), int((p.y - origin[1]) * px_per_mm))
-        label = {"tile": lambda: f"{p.suit or ''} {p.rank if p.rank is not None else 'back'}",
-                 "coin": lambda: p.suit or str(p.rank), "die": lambda: f"{p.suit} {p.rank}",
-                 "pp_pyramid": lambda: f"{p.suit} {p.size}", "pawn": lambda: f"{p.suit} pawn"}[p.type]()
-        r = {"tile": 25.4, "coin": 9.5, "die": 6.35, "pp_pyramid": 10.0, "pawn": 6.35}[p.type] * px_per_mm
-        cv2.rectangle(img, (int(c[0] - r), int(c[1] - r)), (int(c[0] + r), int(c[1] + r)), (150, 150, 150), 1)
-        cv2.putText(img, label, (int(c[0] - r + 2), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.1 * px_per_mm * (0.6 if p.type != "tile" else 1.0), (60, 60, 60), 1, cv2.LINE_AA)
+        label = {"tile": f"{p.suit} {p.rank}" if p.face == "up" else "back",
+                 "coin": p.suit or f"{p.rank}", "die": f"{p.suit} {p.rank}",
+                 "pp_pyramid": f"{p.suit} {p.size}", "pawn": f"{p.suit} pawn"}[p.type]
+        r = {"tile": 25.4, "coin": 9.5, "die": 6.35, "pp_pyramid": 10.0, "pawn": 6.35}[p.type]
+        x, y = (p.x - origin[0]) * px_per_mm, (p.y - origin[1]) * px_per_mm
+        cv2.rectangle(img, (int(x - r * px_per_mm), int(y - r * px_per_mm)),
+                      (int(x + r * px_per_mm), int(y + r * px_per_mm)), (150, 150, 150), 1)
+        scale = px_per_mm * (0.2 if p.type == "tile" else 0.1)
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        cv2.putText(img, label, (int(x - tw / 2), int(y + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (60, 60, 60), 1, cv2.LINE_AA)
+    cv2.putText(img, f"icetable enrolment photo '{kind}'", (int(70 * px_per_mm), int(25 * px_per_mm)),
+                cv2.FONT_HERSHEY_SIMPLEX, px_per_mm * 0.25, (0, 0, 0), 2, cv2.LINE_AA)
     return img
 
 

@@ -7,12 +7,13 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from calibration.enrol import KINDS as ENROL_PHOTOS, guide_sheet
 from calibration.intrinsics import SQUARE_MM, board_image
 from calibration.layout import (CARD, PAPERS, SHEET_MARGIN, Layout, cards_layout, draw,
                                 palette_layout, sheet_layout)
 
 MM_PER_INCH = 25.4
-KINDS = ("a4", "letter", "a3", "cards", "palette", "charuco")
+KINDS = ("a4", "letter", "a3", "cards", "palette", "charuco", "enrol")
 
 
 def _caption(image: np.ndarray, text: str, x: float, y: float, ppm: float) -> None:
@@ -84,6 +85,8 @@ def pages(kind: str, dpi: int) -> dict[str, np.ndarray]:
         board = cv2.cvtColor(board_image(dpi / MM_PER_INCH), cv2.COLOR_GRAY2RGB)
         _caption(board, f"icetable ChArUco board: {SQUARE_MM:g} mm squares", 3, 8, dpi / MM_PER_INCH)
         return {"charuco": board}
+    if kind == "enrol":     # where the pieces go for each enrolment photo (a guide, not to scale)
+        return {f"enrol-{photo}": guide_sheet(photo) for photo in ENROL_PHOTOS}
     if kind == "cards":
         out = {f"card{mid}": card_page(mid, dpi) for mid in range(4)}
         out["cards"] = _cards_sheet(dpi)

@@ -119,3 +119,14 @@ def test_a_broken_piecepack_section_is_reported_not_raised(tmp_path):
     result = _cli("detect", str(SAMPLE), "-c", str(tmp_path / "cal.json"), "--game", "icefloe")
     assert result.returncode == 2
     assert "field 'colors'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_mat_writes_a_guide_per_enrolment_photo(tmp_path):
+    result = _cli("mat", "--kind", "enrol", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    for kind in enrol.KINDS:
+        assert (tmp_path / f"enrol-{kind}.pdf").stat().st_size > 0
+        guide = cv2.imread(str(tmp_path / f"enrol-{kind}.png"))
+        assert guide is not None and guide.shape[0] == guide.shape[1]
+    assert not np.array_equal(cv2.imread(str(tmp_path / "enrol-faces.png")),
+                              cv2.imread(str(tmp_path / "enrol-pyramids.png")))

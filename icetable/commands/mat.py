@@ -12,7 +12,8 @@ def register(sub) -> None:
     p.add_argument("--out", default="mat", help="output folder (default: ./mat)")
     p.add_argument("--kind", choices=KINDS + ("all",), default="all",
                    help="a4, letter, a3 (one sheet), cards (four corner cards for a large "
-                        "play area), palette (colour-learning sheet), or all (default)")
+                        "play area), palette (colour-learning sheet), enrol (where the piecepack "
+                        "goes for calibrate --enrol), or all (default)")
     p.add_argument("--dpi", type=int, default=200, help="print resolution (default 200)")
     p.set_defaults(run=run)
 
