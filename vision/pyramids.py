@@ -38,7 +38,7 @@ HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "
 # (base corners 0, 1 and the apex) or two (corners 0, 1, 2) may show. Tried for white blobs.
 LIT_FACES = {"lit1": (0, 1), "lit2": (0, 1, 2)}
 PARTLY_LIT = tuple((pose, size) for size in (1, 2, 3) for pose in LIT_FACES)
-WHITE_FLOOR = 0.045          # log brightness over the table a white face must exceed to count
+WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel is table (or shadow)
 PARTLY_LIT_IOU = 0.75       # ... when no whole pyramid overlaps a white blob this well
 _STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_FACES}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
@@ -213,7 +213,7 @@ class PyramidClassifier:
         """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou).
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
         white piece (`known.level` given) by the brightness over the table they cover
-        (`_evidence`), and pyramids of which only the lit faces show are tried too when no whole
+        (`_votes`), and pyramids of which only the lit faces show are tried too when no whole
         one fits well."""
         known = known or Known()
         level = known.level
@@ -232,8 +232,10 @@ class PyramidClassifier:
         def overlap(pose, size, params):
             return self._iou(fitter, part, box, pose, size, params)[0]
 
+        votes = None if level is None else _votes(level, part)
+
         def evidence(pose, size, params):
-            return _evidence(self._iou(fitter, part, box, pose, size, params)[1], level)
+            return float((self._iou(fitter, part, box, pose, size, params)[1] * votes).sum())
 
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
@@ -355,10 +357,13 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
     return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
 
 
-def _evidence(mask: np.ndarray, level: np.ndarray) -> float:
-    """How well a silhouette explains a white piece: the brightness over the table it covers,
-    less a little for every pixel (faint faces count, table and shadow count against)."""
-    return float(((level - WHITE_FLOOR) * mask).sum())
+def _votes(level: np.ndarray, part: np.ndarray) -> np.ndarray:
+    """Per pixel, how a white piece's silhouette covering it is judged: +1 where it is at least
+    half as bright as the piece's bright faces, -1 where it looks like the table or a shadow, 0
+    in between (a face turned from the light, or the blurred rim: either may be)."""
+    bright = level[(part > 0) & (level > WHITE_FLOOR)]
+    half = 0.5 * float(np.median(bright)) if bright.size else WHITE_FLOOR
+    return (level >= max(half, WHITE_FLOOR)).astype(np.float32) - (level < WHITE_FLOOR)
 
 
 def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
