@@ -58,14 +58,14 @@ def test_enrolment_learns_every_face(learned):
 
 def test_a_set_enrolled_under_one_light_is_read_under_others(learned):
     total = Score()
-    for name in ("icefloe-05", "icefloe-06", "iceberg-04", "iceberg-07"):
+    for name in ("icefloe-05", "icefloe-07", "iceberg-04", "iceberg-07"):
         game = name.split("-")[0]
         path = ROOT / "sample_images" / game / f"{name}.json"
         data = json.loads(path.read_text())
         cal = load(path.parent / data["render"]["calibration"])
         cal = replace(cal, extra={"piecepack": learned.to_dict()})
         detected = Detector(cal).detect(cv2.imread(str(path.with_suffix(".jpg"))), game)
-        total.add(score(scene_from_dict(data), detected))
+        total.add(score(scene_from_dict(data), detected, tuple(data["render"]["hidden"])))
     for field in ("suit", "rank", "face", "letter"):
         assert total.rate(field) >= 0.95, (field, total.mistakes)
 

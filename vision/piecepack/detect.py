@@ -34,6 +34,10 @@ MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of 
 MIN_COIN_MM2 = 120.0
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
+HAND_AREA = 3500.0         # mm^2: an area this large ...
+HAND_WIDTH = 24.0          # mm: ... and this wide (wider than any piece) is a hand or an arm
+HAND_REACH = 12.0          # mm: a piece this close to one may be partly under it
+HALF_SIZE = {"tile": 25.4, "coin": 9.5}
 FRAGMENT = 0.08            # stock areas this large (share of a tile) may be parts of one tile
 TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
 COIN_TURNS = 36
@@ -185,6 +189,8 @@ class PiecepackDetector:
         pieces: IceFloe has only piecepack pyramids on its tiles, Iceberg has none at all."""
         classes = self.profile.classify(pv.logratio)
         s = pv.top.mm_per_px
+        hands = _hands(classes, s)
+        classes[hands > 0] = pp.UNKNOWN
         suited = _solid(((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255, s, 0.0)
         tiles = self._tile_boxes(pv, classes, suited)
         under_coins = np.zeros(classes.shape, np.uint8)
@@ -199,7 +205,9 @@ class PiecepackDetector:
             if tile["confidence"] < SURE:
                 self._read_tile(pv, tile, classes, under_pieces | under_coins)
             del tile["_angle"]
-        return tiles + standing + coins
+        found = tiles + standing + coins
+        _mark_near_hands(found, hands, pv)
+        return found
 
     # --- tiles -------------------------------------------------------------------------------
     def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray) -> list[dict]:
@@ -501,6 +509,38 @@ def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
     fit = cv2.matchTemplate(padded, disc, cv2.TM_SQDIFF)
     row, col = np.unravel_index(int(np.argmin(fit)), fit.shape)
     return float(col), float(row)
+
+
+def _hands(classes: np.ndarray, s: float) -> np.ndarray:
+    """Hands and arms: areas of anything but cloth and tile stock wider than any piece (what
+    survives an opening by a HAND_WIDTH disc, at a quarter of the resolution) and larger than
+    HAND_AREA. uint8 mask of their pixels."""
+    things = ((classes != pp.CLASSES.index("cloth")) & (classes != STOCK)).astype(np.uint8) * 255
+    h, w = things.shape
+    small = cv2.resize(things, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 64
+    wide = cv2.morphologyEx(small.astype(np.uint8), cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA)[0] + 1
+    if not len(big):
+        return np.zeros((h, w), np.uint8)
+    arms = cv2.resize(np.isin(labels, big).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    return cv2.dilate(arms, _disc(HAND_WIDTH / 2, s)) & (things > 0)
+
+
+def _mark_near_hands(found: list[dict], hands: np.ndarray, pv: PlaneView) -> None:
+    """Flag pieces within HAND_REACH of a hand or arm as `uncertain`, with confidence at most
+    0.3: part of them may be under it."""
+    if not hands.any():
+        return
+    s = pv.top.mm_per_px
+    h, w = hands.shape
+    for piece in found:
+        r = int((HAND_REACH + HALF_SIZE.get(piece["type"], 8.0)) / s)
+        col, row = pv.px((piece["x"], piece["y"]))[0].round().astype(int)
+        x0, y0, x1, y1 = max(0, col - r), max(0, row - r), min(w, col + r + 1), min(h, row + r + 1)
+        if x0 < x1 and y0 < y1 and hands[y0:y1, x0:x1].any():
+            piece["uncertain"] = True
+            piece["confidence"] = min(piece.get("confidence", 1.0), 0.3)
 
 
 def _paint_fit(mask: np.ndarray, blob: Blob, fit) -> None:

@@ -209,15 +209,16 @@ def write_set(game: str, out_dir: Path, base_seed: int = 7000) -> list[Path]:
         scene = scene_for(game, i, rng)
         light = LIGHTS[i % len(LIGHTS)]
         cam = camera(rng, scene.area)
-        config = random_config(seed, scene.area, SIZE, light=light, camera=cam)
+        config = random_config(seed, scene.area, SIZE, light=light, camera=cam, hands=int(i % 6 == 5))
         frame = render(scene, cards_layout(*scene.area), config)
         stem = f"{game}-{i + 1:02d}"
         cal_name = f"{stem}.calibration.json"
         save(calibration(cam, scene.area), out_dir / cal_name)
         cv2.imwrite(str(out_dir / f"{stem}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         truth = scene.to_dict()
-        truth["render"] = {"seed": seed, "light": light, "height_mm": round(-float(cam.C[2]), 1),
-                           "hidden": frame.hidden, "calibration": cal_name}
+        truth["render"] = {"seed": seed, "light": light, "hands": int(i % 6 == 5),
+                           "height_mm": round(-float(cam.C[2]), 1), "hidden": frame.hidden,
+                           "calibration": cal_name}
         (out_dir / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         written.append(out_dir / f"{stem}.jpg")
     return written
