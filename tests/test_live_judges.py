@@ -26,7 +26,10 @@ def test_icefloe_table_no_legal_action_explains_is_a_warning():
     seen = match.scene()
     far = [p for p in seen.pieces if p.type == "tile" and p.id == "arms-5"][0]
     jumped = [replace(p, x=far.x, y=far.y) if p.id == "suns-A" else p for p in seen.pieces]
-    out = TurnJudge("icefloe").judge([], replace(seen, pieces=tuple(jumped)), match)
+    judge = TurnJudge("icefloe")
+    first = judge.judge([], replace(seen, pieces=tuple(jumped)), match)
+    assert first.actions == [] and first.warnings == [] and first.recheck      # a second look first
+    out = judge.judge([], replace(seen, pieces=tuple(jumped)), match)
     assert out.actions == []
     assert [w["code"] for w in out.warnings] == ["illegal_turn"]
     assert "suns-A cannot go from [1, 0] to [1, 4]" in out.warnings[0]["message"]
@@ -68,3 +71,16 @@ def test_iceberg_flip_and_coin_move_seen_are_found():
         after.apply(action)
         out = TurnJudge("iceberg").judge([], after.scene(), match)
         assert out.actions == [action], kind
+
+
+def test_icefloe_misread_sizes_and_faces_are_forgiven_and_put_right():
+    match = IceFloeMatch.from_position(["suns", "moons", "crowns"],
+                                       {"suns-A": "suns-3", "suns-B": "suns-3", "moons-A": "moons-2"})
+    seen = match.scene()
+    wrong = {"suns-A": {"size": "C"}, "moons-2": {"rank": 4}}   # a size and a tile face misread
+    misread = replace(seen, pieces=tuple(replace(p, **wrong.get(p.id, {})) for p in seen.pieces))
+    out = TurnJudge("icefloe").judge([], misread, match)
+    assert out.actions == [] and out.warnings == []
+    fixed = out.scene.by_id()
+    assert sorted((fixed["suns-A"].size, fixed["suns-B"].size)) == ["A", "B"]
+    assert (fixed["moons-2"].suit, fixed["moons-2"].rank) == ("moons", 2)

@@ -33,6 +33,7 @@ class Outcome:
     warnings: list[dict] = field(default_factory=list)
     scene: Scene | None = None
     log: list[str] = field(default_factory=list)
+    recheck: bool = False            # look again before believing this table
 
 
 class IcehouseJudge:
@@ -116,6 +117,7 @@ class TurnJudge:
     def __init__(self, game: str):
         self.game = game
         self.inventory = None
+        self.doubted = False          # the last reading was a table no legal action explains
 
     def judge(self, events: list[Event], seen: Scene, match=None) -> Outcome:
         """`match` is a copy of the web app's match; the action found is not applied to it."""
@@ -125,12 +127,23 @@ class TurnJudge:
         if self.game == "icepirates":
             out.actions += self._ship_moves(events, match)
             return out
+        doubted, self.doubted = self.doubted, False
         mismatch = self._mismatch(match, seen)
-        if not mismatch or (self.game == "icefloe" and same_floes(match.scene(), seen)):
+        if not mismatch:
+            return out
+        if self.game == "icefloe" and same_floes(match.scene(), seen):
+            out.scene = relabel(match.scene(), seen)
             return out
         action = self._explain(match, seen)
         if action is not None:
             out.actions.append(action)
+            if self.game == "icefloe":
+                after = copy.deepcopy(match)
+                after.apply(action)
+                out.scene = relabel(after.scene(), seen) if same_floes(after.scene(), seen) else seen
+            return out
+        if not doubted:              # a hand may still be at work: a second look first
+            self.doubted, out.recheck = True, True
             return out
         out.warnings += self._broken_turn(match, seen) or mismatch
         return out
@@ -192,26 +205,57 @@ class TurnJudge:
 
 
 def _floes(scene: Scene):
-    """An IceFloe table read loosely: the tiles as (face, cell), the pyramids as (cell, suit)."""
+    """An IceFloe table read loosely: its board (scene ids), tiles as (face, cell), pyramids as
+    a count of (cell, suit)."""
     board, _, water = board_from_scene(scene)
     tiles = [(board.faces[t], c) for t, c in board.tiles.items()]
-    return tiles, Counter((board.tiles[t], board.kinds[p][0]) for p, t in board.pyramids.items()), len(water)
+    return board, tiles, Counter((board.tiles[t], board.kinds[p][0]) for p, t in board.pyramids.items()), len(water)
 
 
-def same_floes(expected: Scene, seen: Scene) -> bool:
-    """True when `seen` has tiles on the same cells and pyramids of the same suits on each,
-    aligned on the tiles whose faces agree: a misread tile face or pyramid size is forgiven (in
-    IceFloe neither ever changes)."""
-    tiles_a, pyr_a, water_a = _floes(expected)
-    tiles_b, pyr_b, water_b = _floes(seen)
+def _loose_shift(expected: Scene, seen: Scene):
+    """The cell shift that maps `seen` onto `expected` when it has tiles on the same cells and
+    pyramids of the same suits on each (aligned on the tiles whose faces agree: a misread tile
+    face or pyramid size is forgiven, in IceFloe neither ever changes); else None."""
+    _, tiles_a, pyr_a, water_a = _floes(expected)
+    _, tiles_b, pyr_b, water_b = _floes(seen)
     cells_b = dict(tiles_b)
     shifts = Counter((ca[0] - cells_b[f][0], ca[1] - cells_b[f][1]) for f, ca in tiles_a if f in cells_b)
     if not shifts or water_a != water_b:
-        return False
+        return None
     dc, dr = shifts.most_common(1)[0][0]
-    move = lambda cell: (cell[0] + dc, cell[1] + dr)      # noqa: E731
-    return Counter(c for _, c in tiles_a) == Counter(move(c) for _, c in tiles_b) and \
-        pyr_a == Counter({(move(c), suit): n for (c, suit), n in pyr_b.items()})
+    same = Counter(c for _, c in tiles_a) == Counter((c[0] + dc, c[1] + dr) for _, c in tiles_b) and \
+        pyr_a == Counter({((c[0] + dc, c[1] + dr), suit): n for (c, suit), n in pyr_b.items()})
+    return (dc, dr) if same else None
+
+
+def same_floes(expected: Scene, seen: Scene) -> bool:
+    """True when `seen` is `expected` up to misread tile faces and pyramid sizes."""
+    return _loose_shift(expected, seen) is not None
+
+
+def relabel(expected: Scene, seen: Scene) -> Scene:
+    """`seen` (where the camera sees each piece) with what each piece is taken from `expected`
+    (the match): tile faces by cell, pyramid sizes by cell and suit. `seen` must be the same
+    floes (same_floes)."""
+    dc, dr = _loose_shift(expected, seen)
+    board_a, _, _, _ = _floes(expected)
+    board_b, _, _, _ = _floes(seen)
+    face_at = {c: board_a.faces[t] for t, c in board_a.tiles.items()}
+    sizes = {}
+    for p, t in board_a.pyramids.items():
+        sizes.setdefault((board_a.tiles[t], board_a.kinds[p][0]), []).append(board_a.kinds[p][1])
+    fixed = {}
+    for t, c in board_b.tiles.items():
+        suit, rank = face_at[(c[0] + dc, c[1] + dr)]
+        fixed[t] = {"suit": suit, "rank": rank, "face": "up"}
+    groups = {}
+    for p, t in board_b.pyramids.items():
+        c = board_b.tiles[t]
+        groups.setdefault(((c[0] + dc, c[1] + dr), board_b.kinds[p][0]), []).append(p)
+    for key, ids in groups.items():
+        for p, size in zip(sorted(ids, key=lambda i: board_b.kinds[i][1]), sorted(sizes[key])):
+            fixed[p] = {"size": size}
+    return replace(seen, pieces=tuple(replace(p, **fixed.get(p.id, {})) for p in seen.pieces))
 
 
 def judge_for(game: str, players: list[str], area=None, options: dict | None = None):

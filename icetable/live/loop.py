@@ -55,6 +55,9 @@ class LiveLoop:
         self.warnings: list[dict] = []
         self.report: dict = {}
         self.last_scene = None
+        self.waiting: list[Event] = []     # events not judged yet (hands still over the table)
+        # turn games are judged on the whole table, with every hand gone
+        self.whole_table = isinstance(judge, TurnJudge)
         self._areas: tuple[dict, dict] = ({}, {})
         self.frame: np.ndarray | None = None
 
@@ -78,8 +81,12 @@ class LiveLoop:
             events = self.tracker.update(reading.scene)
             if self.tracker.holding:
                 self.settler.recheck()
-            if events:
+            self.waiting += events
+            if self.waiting and (reading.blocked == 0 or not self.whole_table):
+                events, self.waiting = self.waiting, []
                 self._judge(events, reading.scene, grab.t, start)
+        elif self.waiting and reading.blocked == 0 and not self.settler.force:
+            self.settler.recheck()        # the hands have left: read the whole table, then judge
         if self.picture_every is not None and time.monotonic() - self.last_picture >= self.picture_every:
             self._picture(grab.frame)
         elif time.monotonic() - self.last_contact >= CONTACT_EVERY:
@@ -115,6 +122,8 @@ class LiveLoop:
         tracked = self.tracker.scene(settled)
         match = self.link.match() if isinstance(self.judge, TurnJudge) else None
         outcome = self.judge.judge(events, tracked, match)
+        if outcome.recheck:
+            self.settler.recheck()
         warnings = list(outcome.warnings)
         for action in outcome.actions if isinstance(self.judge, TurnJudge) else ():
             try:
