@@ -18,19 +18,22 @@ class MatNotFound(ValueError):
 
 def detector(threshold_constant: float = 7.0) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE    # refined below, in linear light
     params.adaptiveThreshConstant = threshold_constant
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
 # the default, then a lower threshold that finds small markers in dim, soft frames
 _DETECTORS = (detector(7.0), detector(3.0))
+# sRGB level -> linear light (scaled to 0..255): a blurred edge is symmetric only in linear light
+_LINEAR = (255.0 * (np.arange(256) / 255.0) ** 2.2).astype(np.float32)
 
 
 def find_markers(gray: np.ndarray, wanted: int = 4) -> dict[int, np.ndarray]:
     """Marker id -> its 4 image corners (4, 2), as OpenCV orders them; a second pass runs when
-    fewer than `wanted` markers were found. Large frames are searched at half size and the
-    corners refined on the full frame."""
+    fewer than `wanted` markers were found. Large frames are searched at half size. Corners are
+    refined on the full frame in linear light: refined on gamma-encoded levels, a blurred black
+    square looks smaller than it is, and the plane fit from fewer than four markers tilts."""
     half = gray.shape[1] > HALVE_ABOVE
     search = cv2.pyrDown(gray) if half else gray
     found: dict[int, np.ndarray] = {}
@@ -41,13 +44,20 @@ def find_markers(gray: np.ndarray, wanted: int = 4) -> dict[int, np.ndarray]:
                 found.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
         if len(found) >= wanted:
             break
-    if half and found:
-        ids = list(found)
-        pts = (np.concatenate([found[i] for i in ids]) * 2 + 0.5).astype(np.float32)
-        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
-        pts = cv2.cornerSubPix(gray, pts.reshape(-1, 1, 2), (5, 5), (-1, -1), criteria).reshape(-1, 2)
-        found = {i: pts[4 * k:4 * k + 4].astype(np.float64) for k, i in enumerate(ids)}
-    return found
+    if not found:
+        return found
+    return {i: _refine_corners(gray, c * 2 + 0.5 if half else c) for i, c in found.items()}
+
+
+def _refine_corners(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Sub-pixel corners of one marker, on a linear-light crop around it."""
+    h, w = gray.shape
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 8, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 9, (w, h))
+    crop = _LINEAR[gray[y0:y1, x0:x1]]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 40, 0.001)
+    pts = (corners - (x0, y0)).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.cornerSubPix(crop, pts, (4, 4), (-1, -1), criteria).reshape(-1, 2).astype(np.float64) + (x0, y0)
 
 
 def undistort_points(points: np.ndarray, K: np.ndarray | None, dist: np.ndarray | None) -> np.ndarray:
