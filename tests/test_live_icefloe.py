@@ -70,3 +70,5 @@ def test_icefloe_demo_through_the_real_detector(tmp_path):
     assert found == demo.truth["actions"]
     assert demo.phone_actions == []
     assert state["game"]["scores"] == demo.truth["final_scores"]
+    assert not any(entry.warnings for entry in demo.loop.log)      # no false alarm on the phones
+    assert state["warnings"] == []
