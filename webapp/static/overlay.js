@@ -67,6 +67,7 @@
       if (!r.ok) throw new Error(data.error || r.status);
       current = data; host = data.host;
       root.hidden = data.status === "off" && !data.size;
+      for (const hint of document.querySelectorAll(".camlink")) hint.hidden = !root.hidden;
       document.getElementById("camstatus").textContent = data.status;
       const trouble = document.getElementById("trouble");
       trouble.hidden = data.status === "ok";
