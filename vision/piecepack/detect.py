@@ -211,12 +211,13 @@ class PiecepackDetector:
 
     # --- tiles -------------------------------------------------------------------------------
     def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray) -> list[dict]:
-        """Tile centres and turns (mod 90) from the areas of stock: one area per tile, as the
-        printed borders part touching tiles; an area of several tiles (borders not seen) is
+        """Tile centres and turns (mod 90) from the areas of stock (and the coins lying on it):
+        one area per tile, as the printed borders part touching tiles; an area of several tiles (borders not seen) is
         cut along its own axes; pieces of one tile (a back's cross and coins at both ends of
         it cut its stock in two) are joined while they fit in one tile."""
         s = pv.top.mm_per_px
-        stock = cv2.erode((classes == STOCK).astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
+        card = (classes == STOCK) | (classes == COIN)       # coins lie on the tiles' quarters
+        stock = cv2.erode(card.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
         side = self.dims.tile
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fill_holes(stock), connectivity=4)
         areas = stats[:, cv2.CC_STAT_AREA] * s * s
