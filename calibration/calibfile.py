@@ -58,14 +58,19 @@ def save(calibration: Calibration, path: str | Path) -> None:
     Path(path).write_text(json.dumps(calibration.to_dict(), indent=1) + "\n", encoding="utf-8")
 
 
+def read_json(path: str | Path, what: str = "calibration", error=CalibrationError):
+    """The JSON in a file; `error` names the file when it cannot be read or parsed."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise error(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{path}: not a JSON {what} file ({exc})") from None
+
+
 def load(path: str | Path) -> Calibration:
     """Read a calibration file; CalibrationError names what is wrong."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CalibrationError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CalibrationError(f"{path}: not a JSON calibration file ({exc})") from None
+    data = read_json(path)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CalibrationError(f"{path}: field 'format' must be {FORMAT!r}")
     field = "layout"

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.calibfile import CalibrationError
+from calibration.calibfile import CalibrationError, read_json
 from calibration.colors import ColorProfile
 
 FORMAT = "icetable-piecepack-profile/1"
@@ -147,13 +147,7 @@ def save(profile: Profile, path: str | Path) -> None:
 
 def load(path: str | Path) -> Profile:
     """Read a profile file; ProfileError names what is wrong."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProfileError(f"{path}: not a JSON profile file ({exc})") from None
-    return Profile.from_dict(data, str(path))
+    return Profile.from_dict(read_json(path, "profile", ProfileError), str(path))
 
 
 def default() -> Profile:
