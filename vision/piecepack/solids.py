@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from referee.dimensions import DEFAULT, Dimensions
 from vision.solids import Solid
 
 COIN_THICKNESS = 3.175       # 1/8" (Mesomorph's piecepack anatomy)
@@ -61,8 +60,3 @@ def face_anchors(solid: Solid, face: int) -> np.ndarray:
     a, b, apex = solid.vertices[list(solid.faces[face])]
     rise = apex - (a + b) / 2
     return np.array([a + rise, b + rise, b, a])
-
-
-def resting_height(piece, dims: Dimensions = DEFAULT) -> float:
-    """How high a piece's bottom is: on a tile (`extra['on_tile']`) it rests on the tile's top."""
-    return dims.tile_thickness if piece.extra.get("on_tile") else 0.0
