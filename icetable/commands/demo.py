@@ -62,9 +62,9 @@ def _serve(app, demo, args, public: str) -> int:
         server = make_server(app, args.host, args.port, 64)
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
-    join = f"{public}/t/{demo.code}"
-    print(f"icetable demo: table page {public}{demo.table_url}\n"
-          f"camera view {join}/camera/view\njoin at {join}\n{qr_text(join)}", flush=True)
+    page = f"{public}{demo.table_url}"
+    print(f"icetable demo: table page {page}\ncamera view {public}/t/{demo.code}/camera/view\n"
+          f"watch on a phone (the simulated players hold every seat):\n{qr_text(page)}", flush=True)
     clock = start_clock(app)
     threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
     try:
