@@ -15,7 +15,7 @@ from calibration.colors import REJECT, ColorProfile
 
 BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
 CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
-DARKER = np.log(0.5)          # darker than a shadow
+DARKER = np.log(0.65)         # darker than a shadow (a shadow halving the light: 0.73 in sRGB)
 BRIGHTER = np.log(1.10)       # brighter than the table can be
 FAINT = np.log(1.04)          # ... and this brighter within PALE_REACH px of such a pixel
 PALE_REACH = 9
@@ -63,7 +63,10 @@ def foreground_mask(features: np.ndarray) -> np.ndarray:
                      cv2.absdiff(features[..., 2], level))
     bright = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT)
     coloured = cv2.compare(chroma, CHROMA, cv2.CMP_GT)
-    mask = coloured | cv2.compare(level, float(DARKER), cv2.CMP_LT) | bright
+    # dark pieces: a lamp's reflection on black plastic is about as bright as the table
+    dark = cv2.morphologyEx(cv2.compare(level, float(DARKER), cv2.CMP_LT), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    mask = coloured | dark | bright
     # pale pieces (white, clear): faces turned from the light are barely brighter than the
     # table; take them where they are close to a clearly bright, colourless part
     near = cv2.dilate(bright & ~coloured, np.ones((PALE_REACH, PALE_REACH), np.uint8))
