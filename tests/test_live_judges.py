@@ -84,3 +84,20 @@ def test_icefloe_misread_sizes_and_faces_are_forgiven_and_put_right():
     fixed = out.scene.by_id()
     assert sorted((fixed["suns-A"].size, fixed["suns-B"].size)) == ["A", "B"]
     assert (fixed["moons-2"].suit, fixed["moons-2"].rank) == ("moons", 2)
+
+
+def test_icehouse_redundant_attacker_taken_off_is_a_capture():
+    judge = IcehouseJudge(["red", "blue"], (600.0, 450.0))
+
+    def pyr(pid, color, size, x, y, heading=None):
+        return Piece(pid, "pyramid", x, y, color=color, size=size,
+                     pose="standing" if heading is None else "lying", heading=heading)
+    half = 14.29 / 2 + 6
+    table = [pyr("r1", "red", 1, 100, 100), pyr("b3", "blue", 3, 400, 300), pyr("b3b", "blue", 3, 400, 100),
+             pyr("a2", "blue", 2, 100 - half, 100, 0.0), pyr("a1", "blue", 1, 100, 100 - half, 90.0)]
+    for k, piece in enumerate(table):
+        judge.judge([Event("placed", piece)], Scene("icehouse", tuple(table[:k + 1]), (600.0, 450.0)))
+    assert judge.match.report().status["defenders"]["r1"]["capturable"] == ["a1"]
+    out = judge.judge([Event("removed", table[-1])], Scene("icehouse", tuple(table[:-1]), (600.0, 450.0)))
+    assert out.actions == [{"player": "red", "type": "capture", "piece": "a1"}]
+    assert out.warnings == [] and judge.match.stash["red"][("blue", 1)] == 1

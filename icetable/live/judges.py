@@ -32,7 +32,6 @@ class Outcome:
     actions: list[dict] = field(default_factory=list)
     warnings: list[dict] = field(default_factory=list)
     scene: Scene | None = None
-    log: list[str] = field(default_factory=list)
     recheck: bool = False            # look again before believing this table
 
 
@@ -93,21 +92,19 @@ class IcehouseJudge:
         raw = {k: v for k, v in piece.to_dict().items() if k not in ("type", "confidence")}
         action = {"player": player, "type": "place", "piece": raw}
         try:
-            verdict = self.match.apply(action)
+            self.match.apply(action)
         except IllegalAction as exc:
             self.illegal[piece.id] = {"code": "illegal_attack", "pieces": [piece.id], "color": player,
                                       "message": f"{exc}: take it back"}
             return
         out.actions.append(action)
-        out.log += [ev["text"] for ev in verdict["events"]]
 
     def _capture(self, e: Event, out: Outcome) -> None:
         for player in self.match.players:
             action = {"player": player, "type": "capture", "piece": e.piece.id}
             if action in self.match.legal_actions(player):
-                verdict = self.match.apply(action)
+                self.match.apply(action)
                 out.actions.append(action)
-                out.log += [ev["text"] for ev in verdict["events"]]
                 return
 
 
