@@ -34,6 +34,16 @@ def test_table_page_shows_the_camera_with_the_overlay(tmp_path):
             loaded = page.evaluate("document.getElementById('camimg').naturalWidth")
             status = page.locator("#camstatus").inner_text()
             scores = page.locator("#scores").inner_text()
+            # the host (by the printed host link) touches a piece and corrects it
+            page.goto(f"{base}/t/{demo.code}/camera/host?token={demo.link.headers['Authorization'][7:]}")
+            page.wait_for_selector("#overlay polygon.ov-piece", timeout=10000)
+            page.wait_for_timeout(700)            # the next overlay poll tells the page it is the host
+            page.locator("#overlay polygon.ov-piece").first.dispatch_event("click")
+            page.select_option("#fixcolor", "green")
+            page.select_option("#fixsize", "1")
+            page.click("#fixsend")
+            page.wait_for_timeout(300)
+            fixed = page.locator("#fixid").inner_text()
             browser.close()
     finally:
         server.stop()
@@ -42,3 +52,7 @@ def test_table_page_shows_the_camera_with_the_overlay(tmp_path):
     assert lines == sum(p.pose == "lying" for p in final.pieces)
     assert loaded > 0 and status == "ok"
     assert all(str(v) in scores for v in demo.truth["final_scores"].values())
+    from webapp.camera import CameraDesk
+    desk = app.extensions["icetable_camera"]
+    assert isinstance(desk, CameraDesk)
+    assert list(desk.desk(demo.code).corrections) == [{"id": fixed, "confirm": False, "color": "green", "size": 1}]
