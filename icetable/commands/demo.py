@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from icetable.cli import UserError
-from icetable.commands.live import server_options
+from icetable.commands.live import server_options, start_server
 
 GAMES = ("icehouse", "icefloe")
 
@@ -54,19 +54,12 @@ def run(args) -> int:
 
 
 def _serve(app, demo, args, public: str) -> int:
-    from webapp import start_clock
     from webapp.pages import qr_text
-    from webapp.serving import make_server
 
-    try:
-        server = make_server(app, args.host, args.port, 64)
-    except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    clock = start_server(app, args)
     page = f"{public}{demo.table_url}"
     print(f"icetable demo: table page {page}\ncamera view {public}/t/{demo.code}/camera/view\n"
           f"watch on a phone (the simulated players hold every seat):\n{qr_text(page)}", flush=True)
-    clock = start_clock(app)
-    threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
     try:
         demo.play(realtime=True, speed=args.speed)
         status = _report(demo)

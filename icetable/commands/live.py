@@ -29,6 +29,19 @@ def server_options(p) -> None:
     p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
 
 
+def start_server(app, args) -> threading.Event:
+    """Serve `app` on --host/--port from a background thread, with the Icehouse timers' clock;
+    returns the clock's stop event."""
+    from webapp import start_clock
+    from webapp.serving import make_server
+    try:
+        server = make_server(app, args.host, args.port, 64)
+    except OSError as exc:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
+    return start_clock(app)
+
+
 def _source(spec: str, link):
     from vision.feeds import PushSource, open_source
     from vision.sources import FrameSourceError
@@ -47,9 +60,7 @@ def run(args) -> int:
     from icetable.commands.serve import open_app
     from icetable.live.build import live_loop
     from icetable.live.link import InProcess, open_table
-    from webapp import start_clock
     from webapp.pages import qr_text
-    from webapp.serving import make_server
 
     try:
         cal = load(args.calibration)
@@ -59,16 +70,11 @@ def run(args) -> int:
     code, token, host = open_table(app, args.game)
     link = InProcess(app, code, token)
     source = _source(args.camera, link)
-    try:
-        server = make_server(app, args.host, args.port, 64)
-    except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     join = f"{public}/t/{code}"
+    clock = start_server(app, args)
     print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
     print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
           f"phone as the camera: {join}/camera", file=sys.stderr, flush=True)
-    clock = start_clock(app)
-    threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
     try:
         while True:
             players = _wait_for_game(host, code)
