@@ -27,6 +27,7 @@ STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
 HALF = 0.5                 # a coloured piece's edge: where its contrast is half its inside's
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
 COLOURED_SHARE = 0.08       # share of coloured pixels that makes a piece coloured, not pale
+OVERLAP_SHARE = 0.3        # pieces of a split may share this much of the smaller silhouette
 NECK = 7.0                 # mm: a blob thinner than this somewhere may be pieces touching there
 SPLIT_IOU = 0.72           # a fit worse than this may be two touching pieces
 SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
@@ -194,9 +195,11 @@ class PyramidClassifier:
         poor = best is None or best[2] < SPLIT_IOU
         if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
             split, worst = None, -1.0 if best is None else best[2]
-            for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob)):
+            for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob),
+                          self._end_split(fitter, blob, box)):
                 fits = [self._best(fitter, part, box, known) for part in parts]
-                if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst:
+                if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst \
+                        and not _overlapping([f[1] for f in fits]):
                     split, worst = parts, min(f[2] for f in fits)
             if split is not None:
                 out = []
@@ -208,6 +211,33 @@ class PyramidClassifier:
         left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
                                 cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return [best] + self._pieces(fitter, left, box, budget - 1, known)
+
+    def _end_split(self, fitter: PyramidFitter, blob: np.ndarray, box) -> list[np.ndarray]:
+        """The blob as a lying piece whose tip is the blob's farthest point in some direction
+        (pointing that way; 8 directions from its long axis) and the rest: two lying pieces side
+        by side make one blob whose seam no cut by position follows. The piece is placed to lie
+        inside the blob."""
+        view = fitter.view
+        rows, cols = np.nonzero(blob)
+        pts = np.stack(view.to_table(cols + box[0], rows + box[1]), axis=1)
+        _, centre, axis = _moments_of_points(pts)
+
+        def inside(pose, size, params):
+            mask = self._iou(fitter, blob, box, pose, size, params)[1]
+            return float(np.count_nonzero(mask & blob) - 2 * np.count_nonzero(mask & (1 - blob)))
+
+        best = None
+        for heading in axis + np.arange(0.0, 360.0, 45.0):
+            end = int(np.argmax(pts @ np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])))
+            for size in (1, 2, 3):
+                params = (pts[end][0], pts[end][1], heading % 360)
+                fit = self._refine(fitter, centre, axis, inside, inside("lying", size, params), "lying",
+                                   size, params)
+                if best is None or fit[0] > best[0]:
+                    best = fit
+        mask = self._iou(fitter, blob, box, "lying", best[2], best[3])[1]
+        rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
+        return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
 
     def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known" = None):
         """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou).
@@ -248,6 +278,8 @@ class PyramidClassifier:
             return None
         _, pose, size, params = found
         iou, mask = self._iou(fitter, part, box, pose, size, params)
+        if pose in LIT_FACES:       # the piece covers its unlit faces too
+            mask = self._iou(fitter, part, box, "standing", size, params)[1]
         fields = {"type": "pyramid", "size": size, "pose": "lying" if pose == "lying" else "standing",
                   "x": round(params[0], 1), "y": round(params[1], 1)}
         if pose == "lying":
@@ -318,6 +350,16 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
         inside = part > 0
     score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())
     return "clear" if score > CLEAR_SCORE else "white"
+
+
+def _overlapping(masks: list[np.ndarray]) -> bool:
+    """True when two of the pieces' silhouettes share much of the smaller one: two solid pieces
+    cannot stand in one place, so such a split is wrong."""
+    for i, a in enumerate(masks):
+        for b in masks[i + 1:]:
+            if np.count_nonzero(a & b) > OVERLAP_SHARE * min(np.count_nonzero(a), np.count_nonzero(b)):
+                return True
+    return False
 
 
 def _neck_parts(blob: np.ndarray, width: float, min_px: float) -> list[np.ndarray]:
