@@ -45,7 +45,7 @@ def test_detection_on_committed_images_meets_floors(game):
     for name, floor in FLOORS.items():
         assert total.rate(name) >= floor, (name, total.rate(name))
     assert total.images_right / total.images >= IMAGES_RIGHT
-    assert total.extra <= 2
+    assert total.extra <= 0.01 * total.pieces
     assert np.median(total.position_mm) <= MEDIAN_POSITION_MM
     assert np.median(total.heading_deg) <= MEDIAN_HEADING_DEG
 
