@@ -71,11 +71,14 @@ def undistort_points(points: np.ndarray, K: np.ndarray | None, dist: np.ndarray 
 @dataclass(frozen=True)
 class PlaneFit:
     """H maps table mm to undistorted image pixels; `rms_mm` is the reprojection error of the
-    marker corners measured back on the table; `ids` the markers used."""
+    marker corners measured back on the table; `ids` the markers used; `table` and `image` their
+    corners (mm, and pixels as found, lens distortion included)."""
 
     H: np.ndarray
     rms_mm: float
     ids: tuple[int, ...]
+    table: np.ndarray | None = None
+    image: np.ndarray | None = None
 
     def to_table(self, pixels: np.ndarray) -> np.ndarray:
         pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
@@ -93,11 +96,12 @@ def fit_plane(layout: Layout, found: dict[int, np.ndarray], K=None, dist=None) -
     if len(ids) < MIN_MARKERS:
         raise MatNotFound(f"found {len(ids)} of the mat's {len(known)} markers (need {MIN_MARKERS})")
     table = np.concatenate([known[i] for i in ids])
-    image = undistort_points(np.concatenate([found[i] for i in ids]), K, dist)
+    raw = np.concatenate([found[i] for i in ids])
+    image = undistort_points(raw, K, dist)
     # RANSAC (when there are points to spare) drops a misread marker corner
     H, _ = cv2.findHomography(table, image, cv2.RANSAC if len(ids) > 2 else 0, 4.0)
     if H is None:
         raise MatNotFound("the markers found do not define a plane")
     fit = PlaneFit(H, 0.0, ids)
     err = np.linalg.norm(fit.to_table(image) - table, axis=1)
-    return PlaneFit(H, float(np.sqrt(np.mean(err ** 2))), ids)
+    return PlaneFit(H, float(np.sqrt(np.mean(err ** 2))), ids, table, raw)

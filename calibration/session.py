@@ -75,14 +75,32 @@ def collect_board_views(frames: Iterable[np.ndarray], wanted: int,
     return views, size
 
 
+def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndarray]:
+    """K and distortion from the mat's marker corners alone: principal point at the centre,
+    square pixels, one radial term (k1) and the focal length, fitted over the views (the
+    markers at the corners of the area span the frame); starts from the homographies' focal."""
+    f = float(np.median([focal_from_homography(fit.H, size) for fit in fits]))
+    K = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
+    views = [fit for fit in fits if fit.table is not None and len(fit.ids) >= 3]
+    if not views:
+        return K, np.zeros(5)
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+    obj = [np.column_stack([v.table, np.zeros(len(v.table))]).astype(np.float32) for v in views]
+    img = [v.image.astype(np.float32) for v in views]
+    _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5), flags=flags)
+    return K2, dist.ravel()[:5]
+
+
 def build(layout: Layout, fits: list[PlaneFit], size, K=None, dist=None, source="charuco",
           colors=None, mm_per_px: float = 1.0) -> Calibration:
-    """The calibration from plane fits (the best one is kept); without K the focal length is
-    estimated from the fits (principal point at the centre, no distortion)."""
+    """The calibration from plane fits (the best one is kept); without K the intrinsics are
+    estimated from the markers (`estimate_intrinsics`) and the plane refitted with them."""
     if K is None:
-        f = float(np.median([focal_from_homography(fit.H, size) for fit in fits]))
-        K = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
-        dist, source = np.zeros(5), "estimated"
+        K, dist = estimate_intrinsics(fits, size)
+        source = "estimated"
+        fits = [fit_plane(layout, {i: fit.image[4 * k:4 * k + 4] for k, i in enumerate(fit.ids)}, K, dist)
+                if fit.image is not None else fit for fit in fits]
     best = min(fits, key=lambda fit: (-len(fit.ids), fit.rms_mm))
     return Calibration(layout, size, np.asarray(K, np.float64), np.asarray(dist, np.float64).ravel(),
                        source, colors or default_colors(), best.H, best.rms_mm, mm_per_px)

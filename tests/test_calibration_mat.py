@@ -103,3 +103,16 @@ def test_charuco_views_give_the_focal_length():
         views.append(board_corners(frame))
     K2, _, rms = calibrate(views, (1280, 720))
     assert abs(K2[0, 0] - K[0, 0]) / K[0, 0] < 0.02 and rms < 0.5
+
+
+def test_intrinsics_estimated_from_the_mat_alone():
+    # without a ChArUco board: focal length and barrel distortion from the four markers
+    layout = cards_layout(600, 450)
+    configs = [random_config(s, layout.area, (1280, 720)) for s in (21, 22, 23)]
+    frames = [render(EMPTY, layout, c).image for c in configs]
+    fits, size = collect_mat_views(frames, layout, 3)
+    calibration = build(layout, fits, size)
+    truth = configs[0].camera
+    assert abs(calibration.K[0, 0] - truth.K[0, 0]) / truth.K[0, 0] < 0.03
+    assert abs(calibration.dist[0] - truth.dist[0]) < 0.03
+    assert calibration.rms_mm < 0.8
