@@ -89,6 +89,10 @@ def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndar
     obj = [np.column_stack([v.table, np.zeros(len(v.table))]).astype(np.float32) for v in views]
     img = [v.image.astype(np.float32) for v in views]
     _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5), flags=flags)
+    if not 0.7 < K2[0, 0] / f < 1.4:
+        # looking nearly straight down, a plane does not tell the focal length: keep the guess
+        _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5),
+                                                flags=flags | cv2.CALIB_FIX_FOCAL_LENGTH)
     return K2, dist.ravel()[:5]
 
 
