@@ -79,3 +79,19 @@ def test_touching_pieces_are_told_apart():
     frame = render(_scene(pieces), LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5)).image
     found = sorted((p.color, p.size, p.pose) for p in _detector(cam).detect(frame).pieces)
     assert found == [("green", 1, "lying"), ("green", 3, "standing"), ("red", 2, "lying")]
+
+
+def test_pieces_on_a_printed_a3_mat():
+    from calibration.layout import sheet_layout
+    layout = sheet_layout("a3")
+    cam = random_config(8, layout.area, (1280, 720)).camera
+    pieces = [{"id": "r", "type": "pyramid", "color": "red", "size": 2, "pose": "standing", "x": 120, "y": 140},
+              {"id": "b", "type": "pyramid", "color": "blue", "size": 3, "pose": "lying", "x": 300, "y": 200,
+               "heading": 135.0}]
+    scene = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": pieces})
+    frame = render(scene, layout, RenderConfig(camera=cam, blur=0.5, noise=1.5)).image
+    detector = Detector(Calibration(layout, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+    found = {p.color: p for p in detector.detect(frame).pieces}
+    assert set(found) == {"red", "blue"}
+    assert np.hypot(found["red"].x - 120, found["red"].y - 140) < 2.0
+    assert found["blue"].pose == "lying" and abs(found["blue"].heading - 135) < 5
