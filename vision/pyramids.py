@@ -345,9 +345,10 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
     pixels inside its outline; white plastic shows smooth, evenly bright faces."""
     level = level_of(features)
     ridge = (level - cv2.blur(level, (5, 5))) > RIDGE
-    inside = cv2.erode(part, np.ones((5, 5), np.uint8)) > 0    # away from the outline
-    if inside.sum() < 10:
-        inside = part > 0
+    for k in (5, 3, 1):            # away from the outline, as far as the blob allows
+        inside = cv2.erode(part, np.ones((k, k), np.uint8)) > 0
+        if inside.sum() >= 10:
+            break
     score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())
     return "clear" if score > CLEAR_SCORE else "white"
 
