@@ -283,7 +283,7 @@ class PyramidClassifier:
         fields = {"type": "pyramid", "size": size, "pose": "lying" if pose == "lying" else "standing",
                   "x": round(params[0], 1), "y": round(params[1], 1)}
         if pose == "lying":
-            fields["heading"] = round(params[2] % 360, 1)
+            fields["heading"] = round(params[2] % 360, 1) % 360  # 359.96 rounds to 360.0
         return fields, mask, iou
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
