@@ -87,6 +87,17 @@ def check_action(action: object, players: list[str]) -> tuple[str, str]:
     return player, kind
 
 
+def admit(match, action: object, note: str = "") -> tuple[str, str]:
+    """The (player, type) of an action `match` can take now: well formed, the game not over,
+    and the player among those who may act (`note` follows the turn message)."""
+    player, kind = check_action(action, match.players)
+    if match.is_over():
+        raise IllegalAction("the game is over")
+    if player not in match.to_act():
+        raise IllegalAction(f"not {player}'s turn: waiting for {', '.join(match.to_act())}{note}")
+    return player, kind
+
+
 def verdict(events: list[dict], warnings: list[dict] | None = None) -> dict:
     """The verdict of an applied action. Each event is `{"type": ..., "text": ...}` plus
     facts; each warning is a Report warning dict (`code`, `message`, `pieces`)."""
@@ -139,11 +150,7 @@ class PhaseMachine:
         return [{"player": player, **a} for a in getattr(self, f"_legal_{self.phase}")(player)]
 
     def apply(self, action: dict, scene: Scene | None = None) -> dict:
-        player, kind = check_action(action, self.players)
-        if self.is_over():
-            raise IllegalAction("the game is over")
-        if player not in self.to_act():
-            raise IllegalAction(f"not {player}'s turn: waiting for {', '.join(self.to_act())} ({self.phase})")
+        player, kind = admit(self, action, f" ({self.phase})")
         legal = self.legal_actions(player)
         if not any(same_choice(choice, action) for choice in legal):
             raise IllegalAction(self._reason(action, legal))

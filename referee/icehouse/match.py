@@ -14,7 +14,7 @@ from referee.dimensions import DEFAULT
 from referee.icehouse import call as judge_call
 from referee.icehouse import evaluate
 from referee.icehouse.options import IcehouseOptions
-from referee.match import IllegalAction, check_action, event, verdict
+from referee.match import IllegalAction, admit, event, verdict
 from referee.scene import COLORS, Piece, Scene, SceneError, scene_from_dict
 
 # A played piece seen further than this (mm) from where it was placed has been jarred.
@@ -64,9 +64,7 @@ class IcehouseMatch:
         return out
 
     def apply(self, action: dict, scene: Scene | None = None) -> dict:
-        player, kind = check_action(action, self.players)
-        if self.is_over():
-            raise IllegalAction("the game is over")
+        player, kind = admit(self, action)
         if self.penalty_due == player and kind != "pay_penalty":
             raise IllegalAction(f"{player} must first give a penalty piece for the false call")
         handler = getattr(self, f"_{kind}", None)
@@ -89,7 +87,8 @@ class IcehouseMatch:
                 "scene": self.scene().to_dict(), "report": self.report().to_dict()}
 
     def scores(self) -> dict[str, int]:
-        return {p: self.report().scores.get(p, 0) for p in self.players}
+        scores = self.report().scores
+        return {p: scores.get(p, 0) for p in self.players}
 
     def is_over(self) -> bool:
         return self.time_up or all(sum(s.values()) == 0 for s in self.stash.values())

@@ -21,7 +21,7 @@ from referee.icepirates.objects import build_table, damage_of, island_ids
 from referee.icepirates.report import evaluate
 from referee.icepirates.rules import ACTIONS_PER_TURN, IcePiratesOptions, win_threshold
 from referee.icepirates.treasure import value
-from referee.match import IllegalAction, check_action, event, verdict
+from referee.match import IllegalAction, admit, event, verdict
 from referee.options import make
 from referee.scene import Scene, SceneError, scene_from_dict
 
@@ -136,11 +136,7 @@ class IcePiratesMatch:
         return [{"player": player, **a} for a in out]
 
     def apply(self, action: dict, scene: Scene | None = None) -> dict:
-        player, kind = check_action(action, self.players)
-        if self.is_over():
-            raise IllegalAction("the game is over")
-        if player not in self.to_act():
-            raise IllegalAction(f"not {player}'s turn: waiting for {self.players[self.turn]}")
+        player, kind = admit(self, action)
         handler = getattr(self, f"_do_{kind}", None)
         if handler is None:
             raise IllegalAction(f"unknown action type {kind!r} (move, fire, repair, transfer, "
