@@ -2,7 +2,7 @@
 defenders are iced or over-iced."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -40,7 +40,6 @@ class Defence:
 
     piece: Piece
     attackers: tuple[Piece, ...]
-    capturable: tuple[str, ...] = field(default=())
 
     @property
     def force(self) -> int:
@@ -49,6 +48,12 @@ class Defence:
     @property
     def iced(self) -> bool:
         return self.force > self.piece.size
+
+    @property
+    def capturable(self) -> tuple[str, ...]:
+        """The redundant attackers: without any one of them the defender stays iced."""
+        force = self.force
+        return tuple(a.id for a in self.attackers if force - a.size > self.piece.size)
 
     @property
     def over_iced(self) -> bool:
@@ -119,11 +124,4 @@ def _defences(pieces: list[Piece], attacks: dict[str, Attack]) -> dict[str, Defe
     for attack in attacks.values():
         if attack.valid:
             on[attack.target.id].append(attack.piece)
-    defences = {}
-    for p in pieces:
-        if p.id in on:
-            attackers = tuple(on[p.id])
-            force = sum(a.size for a in attackers)
-            redundant = tuple(a.id for a in attackers if force - a.size > p.size) if force > p.size else ()
-            defences[p.id] = Defence(p, attackers, redundant)
-    return defences
+    return {p.id: Defence(p, tuple(on[p.id])) for p in pieces if p.id in on}
