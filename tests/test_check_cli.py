@@ -90,3 +90,11 @@ def test_missing_file_is_one_line(tmp_path):
     result = run(str(tmp_path / "nope.json"))
     assert result.returncode == 2 and "nope.json" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content", ["{nope", '{"looney_base": 3}', '{"colour": 1}'])
+def test_a_bad_dimensions_file_is_named_in_one_line(tmp_path, content):
+    dims = write(tmp_path, content, "dims.json")
+    result = run("--dims", str(dims), str(write(tmp_path, good())))
+    assert result.returncode == 2 and result.stdout == ""
+    assert str(dims) in result.stderr and len(result.stderr.strip().splitlines()) == 1

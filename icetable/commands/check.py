@@ -27,11 +27,19 @@ def run(args) -> int:
             scene = load_scene("<stdin>", sys.stdin.read())
         else:
             scene = load_scene(args.scene)
-        dims = load_dimensions(args.dims) if args.dims else DEFAULT
+        dims = _dimensions(args.dims)
         report = evaluate(scene, dims=dims, options=parse_options(args.option))
     except (SceneError, OptionError) as exc:
         raise UserError(str(exc)) from None
-    except (OSError, ValueError) as exc:
-        raise UserError(f"{args.dims}: {exc}") from None
     print(report.to_text() if args.text else json.dumps(report.to_dict(), indent=2))
     return 0
+
+
+def _dimensions(path: str | None):
+    """The set's dimensions from `--dims`, or the defaults; bad files name themselves."""
+    if path is None:
+        return DEFAULT
+    try:
+        return load_dimensions(path)
+    except (OSError, ValueError, AttributeError, TypeError) as exc:
+        raise UserError(f"{path}: not a dimensions file ({exc})") from None
