@@ -86,10 +86,13 @@ def _table_radiance(layout: Layout, config: RenderConfig, looks: list[Look], cam
         cv2.rectangle(printed, p0, p1, 255, -1)
     ink = (paper.astype(np.float32) / 255.0) ** 2.2 * 0.86 + 0.03
     albedo = np.where(printed[..., None] > 0, ink, albedo)
+    for look in looks:
+        if look.flat:
+            _paint_flat(albedo, look, tp, (x0, y0), rng)
     light = config.light
     shade = np.zeros((size[1], size[0]), np.uint8)
     to_light = light.direction()
-    for look in looks:
+    for look in (look for look in looks if not look.flat):
         pts = shadow_on_table(look.solid.vertices, to_light, point_light=False)
         hull = cv2.convexHull(((pts - (x0, y0)) * tp * (1 << SUB)).astype(np.int32))
         cv2.fillConvexPoly(shade, hull, int(255 * look.material.opacity ** 0.5), cv2.LINE_AA, SUB)
@@ -104,6 +107,22 @@ def _table_radiance(layout: Layout, config: RenderConfig, looks: list[Look], cam
     return cv2.warpPerspective(radiance.astype(np.float32), H_img @ T, cam.size,
                                flags=cv2.INTER_AREA if tp > 2 else cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def _paint_flat(albedo: np.ndarray, look: Look, tp: float, origin, rng: np.random.Generator) -> None:
+    """Paint a flat look (a card) into the table texture: its stock with a fine paper grain,
+    anti-aliased edges."""
+    h, w = albedo.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    pts = ((look.solid.vertices[:, :2] - origin) * tp * (1 << SUB)).round().astype(np.int32)
+    cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, SUB)
+    x, y, bw, bh = cv2.boundingRect(mask)
+    if bw == 0 or bh == 0:
+        return
+    m = mask[y:y + bh, x:x + bw].astype(np.float32)[..., None] / 255.0
+    stock = np.array(look.material.albedo, np.float32) * (1 + 0.01 * rng.normal(0, 1, (bh, bw, 1))).astype(np.float32)
+    crop = albedo[y:y + bh, x:x + bw]
+    albedo[y:y + bh, x:x + bw] = crop * (1 - m) + m * stock
 
 
 def _cloth(size: tuple[int, int], colour: tuple, rng: np.random.Generator) -> np.ndarray:
@@ -142,6 +161,8 @@ def _draw_pieces(image: np.ndarray, looks: list[Look], cam: Camera, config: Rend
     to_light = light.direction()
     colour = np.array(light.colour, np.float32)
     for depth, index, number, pts, n in _faces(looks, cam):
+        if looks[index].flat:
+            continue
         material = looks[index].material
         view = cam.C - pts.mean(axis=0)
         view /= np.linalg.norm(view)

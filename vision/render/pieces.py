@@ -6,10 +6,14 @@ paints printed face art into the face's image-space polygon.
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from referee.dimensions import DEFAULT, Dimensions
+from referee.geometry import rectangle
 from vision.solids import Solid, looney
 
 
@@ -47,9 +51,14 @@ LOONEY_MATERIALS = {
 
 @dataclass(frozen=True)
 class Look:
+    """A solid and its material; a `flat` look (a card) lies flat on the table: it is painted
+    into the table's texture (under the pieces' shadows, before the pieces), its solid being
+    only its top face."""
+
     solid: Solid
     material: Material
     art: Callable | None = None
+    flat: bool = False
 
 
 def looney_look(piece, dims: Dimensions = DEFAULT) -> Look:
@@ -67,7 +76,20 @@ def nested_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
     return looks
 
 
-DRAWERS: dict[str, Callable] = {"pyramid": nested_looks}
+CARD_THICKNESS = 0.3      # mm: a postcard; its edge and shadow are under a pixel, not drawn
+# Plain light card stock (a postcard's blank side): white, ivory, pale grey; chosen by the id.
+CARD_STOCKS = ((0.80, 0.80, 0.78), (0.82, 0.78, 0.68), (0.70, 0.71, 0.72))
+
+
+def card_looks(piece, dims: Dimensions = DEFAULT) -> list[Look]:
+    """An Ice Pirates home card: a flat postcard of plain light stock."""
+    corners = np.array(rectangle(piece.x, piece.y, piece.width, piece.height, piece.angle).exterior.coords)[:4]
+    top = np.column_stack([corners, np.full(4, -CARD_THICKNESS)])
+    stock = CARD_STOCKS[zlib.crc32(piece.id.encode()) % len(CARD_STOCKS)]
+    return [Look(Solid(top, ((0, 1, 2, 3),)), Material(stock, gloss=0.05), flat=True)]
+
+
+DRAWERS: dict[str, Callable] = {"pyramid": nested_looks, "card": card_looks}
 # Called on the scene before drawing (scene, dims) -> scene, e.g. to rest pieces on tiles.
 SCENE_HOOKS: list[Callable] = []
 
