@@ -37,6 +37,7 @@ MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 HAND_AREA = 3500.0         # mm^2: an area this large ...
 HAND_WIDTH = 24.0          # mm: ... and this wide (wider than any piece) is a hand or an arm
 HAND_REACH = 12.0          # mm: a piece this close to one may be partly under it
+HAND_EDGE = 3.0            # mm: the blur of an arm's outline at the resolution it is found
 HALF_SIZE = {"tile": 25.4, "coin": 9.5}
 FRAGMENT = 0.08            # stock areas this large (share of a tile) may be parts of one tile
 TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
@@ -525,7 +526,20 @@ def _hands(classes: np.ndarray, s: float) -> np.ndarray:
     if not len(big):
         return np.zeros((h, w), np.uint8)
     arms = cv2.resize(np.isin(labels, big).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
-    return cv2.dilate(arms, _disc(HAND_WIDTH / 2, s)) & (things > 0)
+    near = cv2.dilate(arms, _disc(HAND_WIDTH / 2, s)) & (things > 0)
+    return near & ~_beside(classes, cv2.dilate(arms, _disc(HAND_EDGE, s)), s)
+
+
+def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:
+    """0/1 mask of the solid suit-coloured areas that lie mostly outside `arm` (pieces standing
+    beside it, not its edge), where they do."""
+    suited = ((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_solid(suited, s), connectivity=8)
+    outside = labels * (arm == 0)
+    counts = np.bincount(outside.ravel(), minlength=n)
+    keep = (counts * s * s >= MIN_PIECE_MM2).astype(np.uint8)
+    keep[0] = 0
+    return keep[outside]
 
 
 def _mark_near_hands(found: list[dict], hands: np.ndarray, pv: PlaneView) -> None:
