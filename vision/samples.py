@@ -19,6 +19,7 @@ from calibration.layout import cards_layout, palette_layout
 from calibration.palette import learn_colors
 from referee.dimensions import DEFAULT
 from referee.geometry import footprint
+from referee.icepirates.layout import POSTCARD
 from referee.scene import COLORS, Piece, Scene, scene_from_dict
 from vision.camera import intrinsics, looking_at
 from vision.render import random_config, render
@@ -101,7 +102,91 @@ def icepirates_scene(rng: random.Random, area) -> Scene:
         _place(rng, area, placed, pieces, lambda name=f"s{n}", c=c, s=s: Piece(
             name, "pyramid", round(rng.uniform(30, area[0] - 30), 1), round(rng.uniform(30, area[1] - 30), 1),
             color=c, size=s, pose="lying", heading=round(rng.uniform(0, 360), 1)))
+    for colour in fleets:       # drawn after the rest, so the pieces above keep their places
+        _home(rng, area, placed, pieces, colour, island)
     return Scene("icepirates", tuple(pieces), area)
+
+
+def _touching(area, placed: list, make, target) -> Piece | None:
+    """A piece `make(t)` slid along t until it touches `target` (0.1-0.6 mm apart), fitting
+    among `placed` (the target excepted); None when it does not fit."""
+    lo, hi = 0.0, 200.0
+    for _ in range(40):
+        t = (lo + hi) / 2
+        gap = footprint(make(t), DEFAULT).distance(target)
+        if 0.1 <= gap <= 0.6:
+            break
+        lo, hi = (lo, t) if gap > 0.6 else (t, hi)
+    else:
+        return None
+    piece = make(t)
+    others = [g for g in placed if g is not target]
+    return piece if _fits(piece, others, area) else None
+
+
+def _home(rng: random.Random, area, placed: list, pieces: list, colour: str, treasure: str) -> None:
+    """A player's home card (a postcard) touching one of their ships (or, when that does not
+    fit, anywhere free), up to 2 more of their ships touching it (at least one ship in all), and
+    sometimes a treasure pyramid lying on it."""
+    width, height = rng.choice((POSTCARD, (152.0, 102.0)))
+    angle = rng.uniform(0, 180)
+    fleet = [g for p, g in zip(pieces, placed) if p.type == "pyramid" and p.color == colour]
+    card = None
+    for attempt in range(120):
+        ship_shape = rng.choice(fleet) if fleet and attempt < 60 else None
+        bearing = math.radians(rng.uniform(0, 360))
+        if ship_shape is None:
+            card = Piece(f"home-{colour}", "card", round(rng.uniform(80, area[0] - 80), 1),
+                         round(rng.uniform(80, area[1] - 80), 1), owner=colour, width=width, height=height,
+                         angle=round(angle, 1))
+            card = card if _fits(card, placed, area) else None
+        else:
+            cx, cy = ship_shape.centroid.x, ship_shape.centroid.y
+            card = _touching(area, placed, lambda t: Piece(
+                f"home-{colour}", "card", round(cx + (t + 40) * math.cos(bearing), 2),
+                round(cy + (t + 40) * math.sin(bearing), 2), owner=colour, width=width, height=height,
+                angle=round(angle, 1)), ship_shape)
+        if card is not None:
+            break
+        angle = rng.uniform(0, 180)
+    if card is None:
+        return
+    card_shape = footprint(card, DEFAULT)
+    pieces.append(card)
+    placed.append(card_shape)
+    corners = list(card_shape.exterior.coords)[:4]
+    for k in range(rng.randint(0 if ship_shape is not None else 1, 2)):
+        size = rng.randint(1, 3)
+        for _ in range(20):
+            i, f = rng.randrange(4), rng.uniform(0.15, 0.85)
+            (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 4]
+            px, py = ax + f * (bx - ax), ay + f * (by - ay)
+            radial = math.degrees(math.atan2(py - card.y, px - card.x))
+            edge = math.degrees(math.atan2(by - ay, bx - ax))
+            outward = edge + (90 if math.cos(math.radians(edge + 90 - radial)) > 0 else -90)
+            heading = (outward + rng.uniform(-50, 50)) % 360
+            u = (math.cos(math.radians(heading)), math.sin(math.radians(heading)))
+            length = DEFAULT.looney_lying_length[size]
+            ship = _touching(area, placed, lambda t: Piece(
+                f"s{colour}{k + 1}", "pyramid", round(px + u[0] * (length + t - 2), 2),
+                round(py + u[1] * (length + t - 2), 2), color=colour, size=size, pose="lying",
+                heading=round(heading, 1)), card_shape)
+            if ship is not None:
+                pieces.append(ship)
+                placed.append(footprint(ship, DEFAULT))
+                break
+    if rng.random() < 0.5:
+        size = rng.randint(1, 2)
+        inner = card_shape.buffer(-4.0)
+        for _ in range(30):
+            gem = Piece(f"t{colour}", "pyramid", round(rng.uniform(card.x - 60, card.x + 60), 1),
+                        round(rng.uniform(card.y - 60, card.y + 60), 1), color=treasure, size=size,
+                        pose="lying", heading=round(rng.uniform(0, 360), 1))
+            shape = footprint(gem, DEFAULT)
+            if inner.contains(shape) and all(shape.distance(g) > 2.0 for g in placed if g is not card_shape):
+                pieces.append(gem)
+                placed.append(shape)
+                break
 
 
 SCENES = {"icehouse": icehouse_scene, "icepirates": icepirates_scene}
