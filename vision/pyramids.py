@@ -51,10 +51,15 @@ YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 @dataclass(frozen=True)
 class Known:
     """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
-    white pieces: faint faces count as evidence) and the sizes they can have."""
+    white pieces: faint faces count as evidence) and the sizes and poses they can have."""
 
     level: np.ndarray | None = None
     sizes: tuple = (1, 2, 3)
+    poses: tuple = ("standing", "lying")
+
+    def allows(self, hypothesis: tuple) -> bool:
+        pose, size = hypothesis
+        return size in self.sizes and ("standing" if pose in LIT_FACES else pose) in self.poses
 
 
 @dataclass
@@ -169,8 +174,9 @@ class PyramidClassifier:
                     part = cv2.erode(part, np.ones((3, 3), np.uint8))
                 elif name != "white":
                     part = _half_contrast(part, seg.features[y0:y1, x0:x1])
-                known = Known(level_of(seg.features[y0:y1, x0:x1]) if name == "white" else None,
-                              (3,) if game == "icepirates" and name in ISLAND_COLOURS else (1, 2, 3))
+                level = level_of(seg.features[y0:y1, x0:x1]) if name == "white" else None
+                island = game == "icepirates" and name in ISLAND_COLOURS
+                known = Known(level, (3,), ("standing",)) if island else Known(level)
                 out += self._explain(fitter, part, (x0, y0), name, share, known)
         return out
 
@@ -196,7 +202,7 @@ class PyramidClassifier:
         if poor and budget > 1 and np.count_nonzero(blob) > 2.5 * min_px:
             split, worst = None, -1.0 if best is None else best[2]
             for parts in (_neck_parts(blob, NECK / fitter.view.mm_per_px, min_px), _halves(blob),
-                          self._end_split(fitter, blob, box)):
+                          self._end_split(fitter, blob, box) if "lying" in known.poses else []):
                 fits = [self._best(fitter, part, box, known) for part in parts]
                 if len(parts) > 1 and all(fits) and min(f[2] for f in fits) > worst \
                         and not _overlapping([f[1] for f in fits]):
@@ -269,9 +275,9 @@ class PyramidClassifier:
 
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
-        found = self._choose([h for h in HYPOTHESES if h[1] in known.sizes], *args)
+        found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
         if level is not None and (found is None or overlap(*found[1:]) < PARTLY_LIT_IOU):
-            lit = self._choose([h for h in PARTLY_LIT if h[1] in known.sizes], *args)
+            lit = self._choose([h for h in PARTLY_LIT if known.allows(h)], *args)
             if lit is not None and (found is None or lit[0] > found[0]):
                 found = lit
         if found is None:

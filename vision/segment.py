@@ -24,6 +24,7 @@ HAND_AREA = 3500.0            # mm^2: a foreground region this large that is not
 HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of its pixels) is a hand
 ARM_CHROMA = 0.06             # log chroma (red-blue or red-green) off the table's: not table
 ARM_OPEN = 15.0               # mm: such regions thinner than this are pieces, not arms
+ARM_CORE = 30.0               # mm: wider than any piece, so such a core is arm whatever its colour
 
 
 @dataclass
@@ -128,8 +129,11 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         colours[ys, xs] = best
         dist[ys, xs] = d
     hands = arm_regions(logs, mm_per_px)
-    pieces_like = (mask > 0) & (dist <= REJECT)      # pieces touching an arm stay pieces
-    hands[pieces_like] = 0
+    k = int(ARM_CORE / mm_per_px) | 1
+    core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # pieces touching an arm stay pieces; pale skin looks like white plastic, but no piece is
+    # as wide as the arm's core
+    hands[(mask > 0) & (dist <= REJECT) & (core == 0)] = 0
     hands = cv2.morphologyEx(hands, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     min_px = HAND_AREA / mm_per_px ** 2
     for index in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > min_px)[0] + 1:
