@@ -42,7 +42,7 @@ HALF_SIZE = {"tile": 25.4, "coin": 9.5}
 FRAGMENT = 0.08            # stock areas this large (share of a tile) may be parts of one tile
 TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
 COIN_TURNS = 36
-TILE_FINALISTS = 3         # faces compared again at full resolution, the tile moved by up to
+TILE_FINALISTS = 6         # faces compared again at full resolution, the tile moved by up to
 SHIFT = 2                  # this many pixels, when the coarse match is less sure than
 SURE = 0.5
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
@@ -182,6 +182,7 @@ class PiecepackDetector:
         self.profile, self.dims = profile, dims
         self._tiles = _turned({k: cv2.resize(t, (t.shape[1] // 2, t.shape[0] // 2), interpolation=cv2.INTER_AREA)
                                for k, t in profile.tiles.items()}, (0, 1, 2, 3))
+        self._tiles_fine = _turned(profile.tiles, (0, 1, 2, 3))
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
 
@@ -291,18 +292,18 @@ class PiecepackDetector:
         tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
 
     def _finalists(self, big: np.ndarray, seen: np.ndarray, first) -> tuple[str, int, float]:
-        """The best of the coarse match's finalists (each at its best quarter turn) at full
-        resolution, the tile moved by up to SHIFT pixels: (name, turn, confidence)."""
+        """The best of the coarse match's finalists at full resolution, the tile moved by up to
+        SHIFT pixels: (name, turn, confidence). Finalists are the faces the coarse match could
+        not tell from the best, each at its best quarter turn and the opposite one (the art is
+        nearly symmetric under a half turn: with the centre numeral hidden, a tile placed a
+        millimetre off may match better turned round)."""
         n = seen.shape[0]
-        finalists = first[4][:TILE_FINALISTS]
+        close = {name: turn for name, turn, err in first[4][:TILE_FINALISTS] if err <= first[3] * (1 + SURE)}
+        names, stack, squares = self._tiles_fine
+        rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
         patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
-        turned = ([f"{name}@{turn}" for name, turn in finalists],
-                  np.array([np.rot90(self.profile.tiles[name], turn).reshape(-1) for name, turn in finalists]),
-                  None)
-        turned = (turned[0], turned[1], turned[1] ** 2)
-        label, _, conf = _match_many(patches, seen, turned)[:3]
-        name, turn = label.split("@")
-        return name, int(turn), conf
+        name, half, conf = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))[:3]
+        return name, (close[name] + 2 * half) % 4, conf
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
@@ -612,7 +613,7 @@ def _subset(turned, allowed):
 def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cosine: bool = True) -> tuple:
     """The template nearest any of `patches` (S, n, n, 3) over the `seen` pixels, by 1 - cosine
     similarity (blind to the contrast of the print) or, for faces that may be blank, by mean
-    squared difference: (name, turn, confidence, error, [(name, turn)] best first);
+    squared difference: (name, turn, confidence, error, [(name, turn, error)] best first);
     confidence from the margin to the best other name."""
     names, stack, squares = _subset(turned, allowed)
     turns = len(stack) // len(names)
@@ -631,7 +632,7 @@ def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cos
     second = best[order[1]] if len(order) > 1 else best[first] * 2 + 1e-3
     conf = float(np.clip((second - best[first]) / max(best[first], 1e-3), 0.0, 1.0))
     return (names[first], int(np.argmin(per_name[first])), round(conf, 2), float(best[first]),
-            [(names[i], int(np.argmin(per_name[i]))) for i in order])
+            [(names[i], int(np.argmin(per_name[i])), float(best[i])) for i in order])
 
 
 def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
