@@ -10,7 +10,7 @@ A new piece type plugs in as a classifier with `type` and
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -19,14 +19,16 @@ from calibration.calibfile import Calibration
 from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
-from vision.pyramids import ISLAND_COLOURS, PyramidClassifier
-from vision.segment import segment
+from vision.cards import Card, find_cards, flatten, on_cards, owners
+from vision.pyramids import ISLAND_COLOURS, Found, PyramidClassifier
+from vision.segment import Segmentation, segment
 from vision.topview import rectify
 
 AREA_MARGIN = 15.0      # mm of table around the play area that is still looked at
 HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under it
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
+CARD_GAMES = ("icepirates",)    # games with home cards (postcards) on the table
 # Games whose pieces need a pipeline of their own: game -> function(detector, frame, game) -> Scene.
 GAME_PIPELINES: dict = {}
 
@@ -77,8 +79,15 @@ class Detector:
         if game in GAME_PIPELINES:
             return GAME_PIPELINES[game](self, frame, game)
         view = self.top_view(frame)
-        seg = segment(view.image, view.mm_per_px, self.calibration.colors, self._printed(view))
-        found = [f for c in self.classifiers for f in c.detect(view, seg, self.calibration.colors, game)]
+        printed = self._printed(view)
+        cards = []
+        if game in CARD_GAMES:      # found first: pieces on a card are seen against the card
+            cards = find_cards(view, printed)
+            if cards:
+                view = replace(view, image=flatten(view, cards))
+        seg = segment(view.image, view.mm_per_px, self.calibration.colors, printed)
+        found, cargo = self._classify(view, seg, game, cards)
+        found += self._cards(view, cards, [f.fields for f in found])
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         counts: Counter = Counter()
         pieces = []
@@ -92,13 +101,39 @@ class Detector:
             if near_hand is not None and np.any(near_hand[y0:y0 + hh, x0:x0 + ww] & item.mask):
                 piece["uncertain"] = True
                 piece["confidence"] = min(piece.get("confidence", 1.0), 0.3)
-            if game == "icepirates":
+            if game == "icepirates" and id(item) not in cargo:
                 _as_island(piece)
             pieces.append(piece)
         w, h = self.calibration.layout.area
         return scene_from_dict({"format": "icetable-scene/1", "game": game,
                                 "area": {"width": round(w, 1), "height": round(h, 1)},
                                 "pieces": pieces}, "<detected>")
+
+    def _classify(self, view, seg: Segmentation, game: str, cards: list[Card]) -> tuple[list[Found], set]:
+        """What the classifiers find, and the ids (`id()`) of the pieces lying on a card: those
+        are classified without the game's priors (a treasure pyramid on a home is no island)."""
+        colours = self.calibration.colors
+        if not cards:
+            return [f for c in self.classifiers for f in c.detect(view, seg, colours, game)], set()
+        deck = on_cards(seg.labels, len(seg.stats), cards, view)
+        sea = [f for c in self.classifiers for f in c.detect(view, _only(seg, ~deck), colours, game)]
+        cargo = [f for c in self.classifiers for f in c.detect(view, _only(seg, deck), colours, "")]
+        return sea + cargo, {id(f) for f in cargo}
+
+    def _cards(self, view, cards: list[Card], pieces: list[dict]) -> list[Found]:
+        """The cards as found pieces, each owned by the colour of the pyramids touching it."""
+        found = []
+        for card, (owner, guessed) in zip(cards, owners(cards, pieces, ISLAND_COLOURS,
+                                                        self.calibration.colors.names, self.dims)):
+            mask = card.mask(view)
+            x, y, w, h = cv2.boundingRect(mask)
+            fields = {"type": "card", "owner": owner, "x": round(card.x, 1), "y": round(card.y, 1),
+                      "width": round(card.width, 1), "height": round(card.height, 1),
+                      "angle": round(card.angle, 1) % 180, "confidence": round(card.support, 2)}
+            if guessed:
+                fields["owner_guessed"] = True
+            found.append(Found(fields, mask[y:y + h, x:x + w], (x, y), card.support))
+        return found
 
     def _printed(self, view) -> np.ndarray:
         """Top-view mask of what the mat prints: markers and patches, and paper outside the area."""
@@ -124,6 +159,15 @@ class Detector:
         r = max(1, int(HAND_REACH / mm_per_px))
         return (cv2.dilate(hands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
                 ).astype(np.uint8)
+
+
+def _only(seg: Segmentation, keep: np.ndarray) -> Segmentation:
+    """The segmentation with only the blobs whose label `keep` marks (per label)."""
+    keep = keep.copy()
+    keep[0] = False
+    stats = seg.stats.copy()
+    stats[~keep, cv2.CC_STAT_AREA] = 0
+    return replace(seg, labels=np.where(keep[seg.labels], seg.labels, 0), stats=stats)
 
 
 def _as_island(piece: dict) -> None:

@@ -18,6 +18,7 @@ from vision.solids import shadow_on_table
 
 PAD = 0.18          # the undistorted canvas is this much larger on each side than the frame
 SUB = 4             # fixed-point bits for anti-aliased polygons
+FLAT_SAMPLES = 4    # samples per texture pixel and axis at the edges of flat looks (cards)
 
 
 @dataclass
@@ -110,19 +111,23 @@ def _table_radiance(layout: Layout, config: RenderConfig, looks: list[Look], cam
 
 
 def _paint_flat(albedo: np.ndarray, look: Look, tp: float, origin, rng: np.random.Generator) -> None:
-    """Paint a flat look (a card) into the table texture: its stock with a fine paper grain,
-    anti-aliased edges."""
+    """Paint a flat look (a card) into the table texture: its stock with a fine paper grain.
+    Edge pixels get the share of them the card covers (4 x 4 samples; an anti-aliased fill
+    would grow the card by most of a pixel)."""
     h, w = albedo.shape[:2]
-    mask = np.zeros((h, w), np.uint8)
-    pts = ((look.solid.vertices[:, :2] - origin) * tp * (1 << SUB)).round().astype(np.int32)
-    cv2.fillConvexPoly(mask, pts, 255, cv2.LINE_AA, SUB)
-    x, y, bw, bh = cv2.boundingRect(mask)
-    if bw == 0 or bh == 0:
+    corners = (look.solid.vertices[:, :2] - origin) * tp     # texture px, pixel i spans [i, i + 1)
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 1, (w, h))
+    if x0 >= x1 or y0 >= y1:
         return
-    m = mask[y:y + bh, x:x + bw].astype(np.float32)[..., None] / 255.0
-    stock = np.array(look.material.albedo, np.float32) * (1 + 0.01 * rng.normal(0, 1, (bh, bw, 1))).astype(np.float32)
-    crop = albedo[y:y + bh, x:x + bw]
-    albedo[y:y + bh, x:x + bw] = crop * (1 - m) + m * stock
+    fine = np.zeros(((y1 - y0) * FLAT_SAMPLES, (x1 - x0) * FLAT_SAMPLES), np.uint8)
+    pts = ((corners - (x0, y0)) * FLAT_SAMPLES - 0.5) * (1 << SUB)
+    cv2.fillConvexPoly(fine, pts.round().astype(np.int32), 255, cv2.LINE_8, SUB)
+    m = cv2.resize(fine, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA).astype(np.float32)[..., None] / 255.0
+    grain = 1 + 0.01 * rng.normal(0, 1, (y1 - y0, x1 - x0, 1))
+    stock = np.array(look.material.albedo, np.float32) * grain.astype(np.float32)
+    crop = albedo[y0:y1, x0:x1]
+    albedo[y0:y1, x0:x1] = crop * (1 - m) + m * stock
 
 
 def _cloth(size: tuple[int, int], colour: tuple, rng: np.random.Generator) -> np.ndarray:

@@ -1,0 +1,262 @@
+"""Ice Pirates home cards (postcards) in a top view: find them, then flatten them into the cloth.
+
+A card is a large, flat, near-rectangular region of a postcard's size that differs from the
+cloth (plain card stock is lighter than a play cloth). It is found on a ratio to a median wider
+than a card (so the median is the cloth's), with pieces on it filled in and pieces touching it
+opened away; each edge is then placed where the brightness steps along profiles across it (the
+median over the profiles, so pieces and shadows crossing part of an edge do not move it; a
+shadow darkens card and cloth alike, so in log brightness the step stays).
+
+Pieces on a card must be seen against the card, not the cloth: `flatten` rescales the card's
+pixels by cloth / card, so the card looks like cloth to the segmentation (whose empty table is a
+median) and a piece on it keeps its ratio to what is around it. Pixels on the card's rim, a
+blend of card and cloth, are divided by the blend that explains them best.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import shapely
+
+from referee.dimensions import DEFAULT, Dimensions
+from referee.geometry import footprint
+from referee.scene import Piece
+from vision.segment import arm_regions, fill_holes
+from vision.topview import TopView
+
+CARD_SIZE = (148.0, 105.0)   # mm: a postcard, the expected home card
+SIZE_TOLERANCE = 0.3         # each side may differ from the expected by this share
+CLOTH_WINDOW = 250.0         # mm: a median this wide over a card is the cloth's
+ROUGH = 4.0                  # mm per pixel of the search for card regions
+CONTRAST = math.log(1.05)    # level (log, gamma-encoded) over the cloth's that may be card stock
+STOCK_CHROMA = 0.1           # log chroma off the cloth's under which it may be card stock
+CORE = 31.0                  # mm: an opening this wide removes pieces, not a card
+RECTANGULAR = 0.7            # share of its rectangle a card's region fills (pieces touching it bulge)
+SUPPORT = 0.6                # share of the edges' profiles that must agree with a card
+EDGE_REACH = (10.0, 3.0)     # mm searched on either side of an edge, per refinement pass
+EDGE_STEP = 2.0              # mm between profiles along an edge
+PROFILE_STEP = 0.25          # mm between samples across an edge
+CORNER_SKIP = 8.0            # mm of each edge next to a corner left out (corners are rounded)
+INLIER = 0.8                 # mm off the edge line beyond which a profile is an outlier
+RIM = 2.5                    # mm either side of an edge whose pixels may be card and cloth blended
+RING = 20.0                  # mm of cloth around a card whose median is the cloth it is made to look like
+LIFT = 2.0                   # on a card, what is brighter than it is made this much more so
+CARD_WINDOW = 60.0           # mm: the median of the card's own pixels, its light
+LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)    # gamma-encoded level -> linear
+PIECE_FIELDS = ("type", "x", "y", "color", "size", "pose", "heading", "angle")
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card on the table: centre (mm), `width` >= `height` (mm), `angle` of the long side in
+    degrees [0, 180); `support` is the share of its edges' profiles that agree with it."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    angle: float
+    support: float = 1.0
+
+    def corners(self) -> np.ndarray:
+        """Table corners (4, 2) in mm, in order around the card."""
+        a = math.radians(self.angle)
+        u = np.array([math.cos(a), math.sin(a)]) * self.width / 2
+        v = np.array([-math.sin(a), math.cos(a)]) * self.height / 2
+        c = np.array([self.x, self.y])
+        return np.array([c - u - v, c + u - v, c + u + v, c - u + v])
+
+    def mask(self, view: TopView, grow: float = 0.0) -> np.ndarray:
+        """uint8 0/1 top-view mask of the card, grown by `grow` mm (shrunk when negative)."""
+        card = Card(self.x, self.y, max(1.0, self.width + 2 * grow), max(1.0, self.height + 2 * grow),
+                    self.angle)
+        mask = np.zeros(view.image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.round(view.to_pixels(card.corners()) * 8).astype(np.int32), 1, cv2.LINE_8, 3)
+        return mask
+
+
+def find_cards(view: TopView, ignore: np.ndarray | None = None,
+               expected: tuple[float, float] = CARD_SIZE) -> list[Card]:
+    """The cards in a top view; `ignore` masks printed parts of the mat. Regions are looked for
+    at about ROUGH mm per pixel, edges placed at full resolution."""
+    step = max(1, int(round(ROUGH / view.mm_per_px)))
+    s = view.mm_per_px * step
+    small = cv2.resize(view.image, (view.image.shape[1] // step, view.image.shape[0] // step),
+                       interpolation=cv2.INTER_AREA)
+    cloth = cv2.medianBlur(small, min(int(CLOTH_WINDOW / s) | 1, 255))
+    logs = cv2.log(small.astype(np.float32) + 2.0)
+    ratio = logs - cv2.log(cloth.astype(np.float32) + 2.0)
+    level = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
+    chroma = cv2.max(cv2.max(cv2.absdiff(ratio[..., 0], level), cv2.absdiff(ratio[..., 1], level)),
+                     cv2.absdiff(ratio[..., 2], level))
+    stock = (level > CONTRAST) & (chroma < STOCK_CHROMA) & (arm_regions(logs, s) == 0)
+    if ignore is not None:
+        stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
+    k = int(CORE / s) | 1
+    core = cv2.morphologyEx(fill_holes(stock.astype(np.uint8) * 255), cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    area = expected[0] * expected[1] / s ** 2
+    grey = linear_grey(view.image)
+    cards = []
+    for index in range(1, n):
+        if not (1 - SIZE_TOLERANCE) ** 2 * area < stats[index, cv2.CC_STAT_AREA] < (1 + SIZE_TOLERANCE) ** 2 * area:
+            continue
+        rows, cols = np.nonzero(labels == index)
+        (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([cols, rows], axis=1).astype(np.float32))
+        if len(rows) < RECTANGULAR * w * h:
+            continue
+        tx, ty = view.to_table(np.array([(cx + 0.5) * step - 0.5]), np.array([(cy + 0.5) * step - 0.5]))
+        card = _upright(Card(float(tx[0]), float(ty[0]), w * s, h * s, angle))
+        # a piece touching the card bulges its region: the first search reaches past the bulge
+        bulge = max(card.width - expected[0], card.height - expected[1], 0.0)
+        for reach in (EDGE_REACH[0] + bulge,) + EDGE_REACH[1:]:
+            card = _refine(card, grey, view, reach)
+        if card.support >= SUPPORT and all(abs(got / want - 1) <= SIZE_TOLERANCE
+                                           for got, want in zip((card.width, card.height), expected)):
+            cards.append(card)
+    return cards
+
+
+def linear_grey(image: np.ndarray) -> np.ndarray:
+    """Grey level in linear light (float32 0..1): a blurred edge is halfway up at the edge."""
+    return LINEAR[cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)]
+
+
+def _upright(card: Card) -> Card:
+    """The same card with width the long side and angle in [0, 180)."""
+    if card.height > card.width:
+        card = Card(card.x, card.y, card.height, card.width, card.angle + 90.0, card.support)
+    return Card(card.x, card.y, card.width, card.height, card.angle % 180.0, card.support)
+
+
+def _refine(card: Card, grey: np.ndarray, view: TopView, reach: float) -> Card:
+    """Move each edge to where the log brightness steps along profiles across it, and turn the
+    card by the edges' common slope; each edge's profiles vote by their median."""
+    a = math.radians(card.angle)
+    u = np.array([math.cos(a), math.sin(a)])
+    v = np.array([-u[1], u[0]])
+    centre = np.array([card.x, card.y])
+    half = (card.width / 2, card.height / 2)
+    size = [card.width, card.height]
+    moved, slopes, agree = centre.copy(), [], []
+    for normal, axis in ((u, 0), (-u, 0), (v, 1), (-v, 1)):
+        tangent = np.array([normal[1], -normal[0]])     # a turn by +t moves a point at s by t*s outward
+        s = np.arange(-half[1 - axis] + CORNER_SKIP, half[1 - axis] - CORNER_SKIP + 1e-6, EDGE_STEP)
+        d = np.arange(-reach, reach + 1e-6, PROFILE_STEP)
+        pts = centre + half[axis] * normal + s[:, None, None] * tangent + d[None, :, None] * normal
+        px = view.to_pixels(pts.reshape(-1, 2)).astype(np.float32).reshape(len(s), len(d), 2)
+        prof = cv2.remap(grey, np.ascontiguousarray(px[..., 0]), np.ascontiguousarray(px[..., 1]),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        step = np.diff(prof, axis=1) * np.sign(prof[:, :3].mean() - prof[:, -3:].mean())
+        fit = _line(s, _peaks(-step) * PROFILE_STEP - reach + PROFILE_STEP / 2)
+        if fit is None:
+            continue
+        shift, slope, share = fit
+        moved += normal * shift / 2
+        size[axis] += shift
+        slopes.append(slope)
+        agree.append(share)
+    if not slopes:
+        return card
+    turn = math.degrees(math.atan(float(np.median(slopes))))
+    return _upright(Card(float(moved[0]), float(moved[1]), size[0], size[1], card.angle + turn,
+                         float(np.mean(agree)) * len(agree) / 4))
+
+
+def _peaks(step: np.ndarray) -> np.ndarray:
+    """Per row, the sub-sample position of the largest value (parabolic interpolation)."""
+    i = np.clip(np.argmax(step, axis=1), 1, step.shape[1] - 2)
+    rows = np.arange(len(step))
+    a, b, c = step[rows, i - 1], step[rows, i], step[rows, i + 1]
+    denom = a - 2 * b + c
+    return i + np.where(np.abs(denom) > 1e-9, 0.5 * (a - c) / np.where(denom == 0, 1, denom), 0.0)
+
+
+def _line(s: np.ndarray, offset: np.ndarray):
+    """(offset at s = 0, slope, share of profiles on it) of a line through the profiles' edge
+    positions, outliers (a piece or shadow on the edge) left out; None when too few agree."""
+    keep = np.abs(offset - np.median(offset)) < 2 * INLIER
+    for _ in range(2):
+        if keep.sum() < max(4, len(s) // 3):
+            return None
+        slope, intercept = np.polyfit(s[keep], offset[keep], 1)
+        keep = np.abs(offset - (intercept + slope * s)) < INLIER
+    return float(intercept), float(slope), float(keep.mean())
+
+
+def flatten(view: TopView, cards: list[Card]) -> np.ndarray:
+    """The top view (uint8 BGR) with each card rescaled by cloth / card, so that it looks like
+    the cloth around it (the median of a ring outside it) and what lies on it keeps its
+    contrast with the card (what is brighter than the card, LIFT times more); rim pixels (a
+    blend of card and cloth, in linear light) are divided by the blend nearest to them."""
+    out = view.image.astype(np.float32)
+    for card in cards:
+        outer, inner = card.mask(view, RIM), card.mask(view, -RIM)
+        x, y, w, h = cv2.boundingRect(card.mask(view, RIM + RING))
+        box = (slice(y, y + h), slice(x, x + w))
+        crop, ring = out[box], outer[box] == 0
+        under = np.median(view.image[box][ring], axis=0).astype(np.float32)
+        stock = _card_light(view.image[box], inner[box], view.mm_per_px)
+        ratio = (crop + 2.0) / (stock + 2.0)
+        flat = (under + 2.0) * np.where(ratio > 1, ratio ** LIFT, ratio) - 2.0
+        rows, cols = np.nonzero(outer[box] > inner[box])
+        lin = LINEAR[view.image[box][rows, cols]]
+        a, b = ((np.maximum(c, 0) / 255.0) ** 2.2 for c in (under, stock[rows, cols]))
+        t = np.clip(((lin - a) * (b - a)).sum(axis=1) / np.maximum(((b - a) ** 2).sum(axis=1), 1e-9), 0, 1)
+        flat[rows, cols] = 255.0 * (a * lin / np.maximum(a + t[:, None] * (b - a), 1e-6)) ** (1 / 2.2)
+        out[box] = np.where(outer[box][..., None] > 0, flat, crop)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _card_light(crop: np.ndarray, inner: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """The bare card under its pieces (float32 BGR): a median of the card's own pixels (the
+    card's outside filled in from its inside), narrow enough to follow an arm's soft shadow."""
+    step = max(1, int(round(ROUGH / mm_per_px)))
+    size = (max(1, crop.shape[1] // step), max(1, crop.shape[0] // step))
+    small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+    outside = (cv2.resize(inner, size, interpolation=cv2.INTER_NEAREST) == 0).astype(np.uint8)
+    own = cv2.inpaint(small, cv2.dilate(outside, np.ones((3, 3), np.uint8)), 2, cv2.INPAINT_TELEA)
+    k = min(int(CARD_WINDOW / (mm_per_px * step)) | 1, 255)
+    return cv2.resize(cv2.medianBlur(own, k), (crop.shape[1], crop.shape[0]),
+                      interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+def on_cards(labels: np.ndarray, n: int, cards: list[Card], view: TopView) -> np.ndarray:
+    """Per blob label (0..n-1), whether most of the blob lies on a card."""
+    inside = np.zeros(labels.shape, bool)
+    for card in cards:
+        inside |= card.mask(view) > 0
+    total = np.bincount(labels.ravel(), minlength=n)
+    on = np.bincount(labels[inside], minlength=n)
+    return on > 0.5 * np.maximum(total, 1)
+
+
+def owners(cards: list[Card], pieces: list[dict], islands: tuple, colours: tuple,
+           dims: Dimensions = DEFAULT) -> list[tuple[str, bool]]:
+    """(owner, guessed) per card. The camera cannot read a plain card's owner: a player's ships
+    are placed touching their home and their cargo is stored on it, so each card goes to the
+    colour with the most pyramids on it or within docking reach of it (an upright small's
+    width), one card per colour, most votes first (ties: the nearer piece). A card no piece
+    votes for is `guessed`: the nearest colour still without a card, else the first of
+    `colours` without one."""
+    outlines = [shapely.Polygon(card.corners()) for card in cards]
+    votes: dict = {}
+    for fields in pieces:
+        colour = fields.get("color")
+        if fields.get("type") != "pyramid" or colour in islands:
+            continue
+        shape = footprint(Piece(id="", **{k: v for k, v in fields.items() if k in PIECE_FIELDS}), dims)
+        for k, outline in enumerate(outlines):
+            gap = outline.distance(shape)
+            count, nearest = votes.get((k, colour), (0, math.inf))
+            votes[k, colour] = (count + (gap <= dims.looney_base[1]), min(nearest, gap))
+    result: dict[int, tuple[str, bool]] = {}
+    for (k, colour), (count, nearest) in sorted(votes.items(), key=lambda kv: (-kv[1][0], kv[1][1])):
+        if k not in result and colour not in {c for c, _ in result.values()}:
+            result[k] = (colour, count == 0)
+    spare = [c for c in colours if c not in islands and c not in {c for c, _ in result.values()}]
+    return [result.get(k) or (spare.pop(0) if spare else colours[0], True) for k in range(len(cards))]
