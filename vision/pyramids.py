@@ -44,7 +44,7 @@ PARTLY_LIT_IOU = 0.75       # ... when no whole pyramid overlaps a white blob th
 _STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_FACES}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
-CLEAR_SCORE = 0.38         # ridge share + table-level share above which a pale blob is clear
+CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 
 
@@ -348,14 +348,17 @@ class PyramidClassifier:
 def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
     """White or clear for a pale blob (pixel by pixel the two overlap). Clear plastic shows the
     table through its faces and light along its edges: many thin bright ridges and table-level
-    pixels inside its outline; white plastic shows smooth, evenly bright faces."""
+    pixels inside its outline, so its brightest tenth is far above its median; white plastic
+    shows smooth, evenly bright faces."""
     level = level_of(features)
     ridge = (level - cv2.blur(level, (5, 5))) > RIDGE
     for k in (5, 3, 1):            # away from the outline, as far as the blob allows
         inside = cv2.erode(part, np.ones((k, k), np.uint8)) > 0
         if inside.sum() >= 10:
             break
-    score = float(ridge[inside].mean() + (level[inside] < TABLE_LEVEL).mean())
+    inner = level[inside]
+    spread = float(np.percentile(inner, 90) - np.median(inner))
+    score = float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread
     return "clear" if score > CLEAR_SCORE else "white"
 
 
