@@ -78,6 +78,11 @@ def main(argv=None) -> int:
           f"95th {percentile(total.position_mm, 95):.2f}  (target median <= 2 mm)")
     print(f"heading error deg: median {percentile(total.heading_deg, 50):.2f}, "
           f"95th {percentile(total.heading_deg, 95):.2f}  (target <= 5 deg)")
+    if total.cards:
+        print(f"home cards: {total.cards_found}/{total.cards} found, {total.card_owner} with the right owner, "
+              f"{total.card_extra} extra; centre error mm: median {percentile(total.card_position_mm, 50):.2f}, "
+              f"95th {percentile(total.card_position_mm, 95):.2f}; angle error deg: median "
+              f"{percentile(total.card_angle_deg, 50):.2f}, max {max(total.card_angle_deg, default=float('nan')):.2f}")
     if times:
         print(f"time per 1920x1080 frame, one thread: median {1000 * statistics.median(times):.1f} ms, "
               f"best {1000 * min(times):.1f} ms over {len(times)} runs  (target < 100 ms; "

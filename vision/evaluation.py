@@ -10,6 +10,7 @@ from referee.scene import Scene
 
 MATCH_MM = 20.0          # a detection farther than this from a true piece does not match it
 HEADING_OK = 10.0        # degrees: a lying piece's heading counts as right within this
+SCORED = ("pyramid",)    # piece types of the per-piece figures; cards are scored on their own
 
 
 @dataclass
@@ -26,12 +27,19 @@ class Score:
     images_right: int = 0
     position_mm: list = field(default_factory=list)
     heading_deg: list = field(default_factory=list)
+    cards: int = 0                  # visible true cards (Ice Pirates homes)
+    cards_found: int = 0
+    card_owner: int = 0             # found with the right owner
+    card_extra: int = 0
+    card_position_mm: list = field(default_factory=list)
+    card_angle_deg: list = field(default_factory=list)
 
     def add(self, other: "Score") -> None:
-        for name in ("pieces", "colour", "size", "pose", "all_right", "extra", "images", "images_right"):
+        for name in ("pieces", "colour", "size", "pose", "all_right", "extra", "images", "images_right",
+                     "cards", "cards_found", "card_owner", "card_extra"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.position_mm += other.position_mm
-        self.heading_deg += other.heading_deg
+        for name in ("position_mm", "heading_deg", "card_position_mm", "card_angle_deg"):
+            getattr(self, name).extend(getattr(other, name))
 
     def rate(self, name: str) -> float:
         return getattr(self, name) / self.pieces if self.pieces else 1.0
@@ -41,12 +49,11 @@ def heading_error(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
-def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
-    """Match detections to true pieces (nearest first, within MATCH_MM) and count what is right.
-    Pieces in `hidden` (under a hand) are not scored; detections of them are not extras."""
+def _match(truth: list, detected: list) -> tuple[dict, set]:
+    """Nearest first, within MATCH_MM: {truth index: detected index} and the detected used."""
     pairs = []
-    for i, t in enumerate(truth.pieces):
-        for j, d in enumerate(detected.pieces):
+    for i, t in enumerate(truth):
+        for j, d in enumerate(detected):
             dist = math.hypot(t.x - d.x, t.y - d.y)
             if dist <= MATCH_MM:
                 pairs.append((dist, i, j))
@@ -56,15 +63,26 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
         if i not in match and j not in used:
             match[i] = j
             used.add(j)
+    return match, used
+
+
+def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
+    """Match detections to true pieces (nearest first, within MATCH_MM) and count what is right.
+    Pieces in `hidden` (under a hand) are not scored; detections of them are not extras. The
+    per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`)."""
     s = Score(images=1)
+    _score_cards(s, truth, detected, set(hidden))
+    truth_pieces = [p for p in truth.pieces if p.type in SCORED]
+    detected_pieces = [p for p in detected.pieces if p.type in SCORED]
+    match, used = _match(truth_pieces, detected_pieces)
     hidden_set = set(hidden)
-    for i, t in enumerate(truth.pieces):
+    for i, t in enumerate(truth_pieces):
         if t.id in hidden_set:
             continue
         s.pieces += 1
         if i not in match:
             continue
-        d = detected.pieces[match[i]]
+        d = detected_pieces[match[i]]
         s.colour += d.color == t.color
         s.size += d.size == t.size
         pose_ok = d.pose == t.pose
@@ -77,10 +95,35 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
                 s.heading_deg.append(err)
                 heading_ok = err <= HEADING_OK
         s.all_right += d.color == t.color and d.size == t.size and pose_ok and heading_ok
-    s.extra = sum(1 for j, d in enumerate(detected.pieces)
+    s.extra = sum(1 for j, d in enumerate(detected_pieces)
                   if j not in used and not d.extra.get("uncertain"))
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s
+
+
+def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
+    """Cards: found (centre within MATCH_MM), owner, centre error, angle error (a card looks
+    the same turned by 180 degrees; width is the long side)."""
+    true_cards, found = truth.of_type("card"), detected.of_type("card")
+    match, used = _match(true_cards, found)
+    for i, t in enumerate(true_cards):
+        if t.id in hidden:
+            continue
+        s.cards += 1
+        if i in match:
+            d = found[match[i]]
+            s.cards_found += 1
+            s.card_owner += d.owner == t.owner
+            s.card_position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
+            s.card_angle_deg.append(card_angle_error(t, d))
+    s.card_extra = sum(1 for j, d in enumerate(found) if j not in used and not d.extra.get("uncertain"))
+
+
+def card_angle_error(a, b) -> float:
+    """Degrees between two cards' long sides (0..90)."""
+    def long_side(card):
+        return card.angle + (90.0 if card.height > card.width else 0.0)
+    return abs((long_side(a) - long_side(b) + 90.0) % 180.0 - 90.0)
 
 
 def percentile(values: list, q: float) -> float:

@@ -1,0 +1,148 @@
+"""Ice Pirates home cards: rendered on the table, found by the detector with the pyramids on and
+around them, owned by the colour of the ships touching them, and scored."""
+import random
+
+import numpy as np
+import pytest
+
+from calibration.calibfile import Calibration, default_colors
+from calibration.layout import cards_layout
+from referee.dimensions import DEFAULT
+from referee.geometry import footprint
+from referee.scene import scene_from_dict
+from vision.camera import intrinsics, looking_at
+from vision.detector import Detector
+from vision.evaluation import score
+from vision.render import HandConfig, RenderConfig, render
+from vision.samples import AREAS, icepirates_scene
+
+AREA = AREAS["icepirates"]
+LAYOUT = cards_layout(*AREA)
+
+
+def _scene(pieces, game="icepirates"):
+    return scene_from_dict({"format": "icetable-scene/1", "game": game,
+                            "area": {"width": AREA[0], "height": AREA[1]}, "pieces": pieces})
+
+
+def _camera(tilt=(0.0, 0.0)):
+    K = intrinsics((1280, 720), 64.0)
+    return looking_at(K, (-0.08, 0.02, 0, 0, 0), (1280, 720), (350 + tilt[0], 250 + tilt[1], -1000), (350, 250, 0))
+
+
+def _detect(pieces, cam, game="icepirates", **config):
+    frame = render(_scene(pieces), LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5, **config))
+    detector = Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+    return frame, detector.detect(frame.image, game)
+
+
+def _card(owner, x, y, angle, size=(148.0, 105.0)):
+    return {"id": f"home-{owner}", "type": "card", "owner": owner, "x": x, "y": y,
+            "width": size[0], "height": size[1], "angle": angle}
+
+
+def _lying(pid, colour, size, x, y, heading):
+    return {"id": pid, "type": "pyramid", "color": colour, "size": size, "pose": "lying",
+            "x": x, "y": y, "heading": heading}
+
+
+def _ship_touching(card, pid, colour, size, side):
+    """A lying ship pointing straight out of `card`'s side ('long' or 'short'), its base edge
+    0.3 mm off the card."""
+    a = np.radians(card["angle"] + (90.0 if side == "long" else 0.0))
+    reach = (card["height"] if side == "long" else card["width"]) / 2 + 0.3 + DEFAULT.looney_lying_length[size]
+    return _lying(pid, colour, size, card["x"] + reach * np.cos(a), card["y"] + reach * np.sin(a),
+                  np.degrees(a) % 360)
+
+
+# A red home with a red ship touching its long edge and a black treasure lying on it; a blue
+# home turned 100 degrees with a blue ship touching its end; a white island.
+RED, BLUE = _card("red", 200.0, 180.0, 20.0), _card("blue", 500.0, 300.0, 100.0, (152.0, 102.0))
+TWO_HOMES = [
+    RED, _ship_touching(RED, "r1", "red", 3, "long"), _lying("t1", "black", 1, 210.0, 175.0, 300.0),
+    BLUE, _ship_touching(BLUE, "b1", "blue", 2, "short"),
+    {"id": "i1", "type": "pyramid", "color": "white", "size": 3, "pose": "standing", "x": 360.0, "y": 420.0,
+     "nested": [2, 1]},
+]
+
+
+def test_two_homes_found_with_owners_and_the_pyramids_on_and_beside_them():
+    truth = _scene(TWO_HOMES)
+    assert footprint(truth.by_id()["r1"]).distance(footprint(truth.by_id()["home-red"])) < 1.0
+    _, found = _detect(TWO_HOMES, _camera((120.0, -60.0)))
+    s = score(truth, found)
+    assert (s.cards, s.cards_found, s.card_owner, s.card_extra) == (2, 2, 2, 0)
+    assert max(s.card_position_mm) < 1.5 and max(s.card_angle_deg) < 1.0
+    for card in found.of_type("card"):
+        want = truth.by_id()[f"home-{card.owner}"]
+        assert abs(card.width - want.width) < 2.0 and abs(card.height - want.height) < 2.0
+        assert "owner_guessed" not in card.extra
+    assert s.all_right == s.pieces == 4 and s.extra == 0
+    # the treasure on the red home is a lying small, not an island nest
+    (treasure,) = [p for p in found.pieces if p.color == "black"]
+    assert (treasure.size, treasure.pose, treasure.nested) == (1, "lying", None)
+
+
+def test_a_home_no_ship_touches_has_a_guessed_owner():
+    pieces = [_card("green", 330.0, 240.0, 35.0), _lying("g1", "green", 2, 600.0, 80.0, 10.0)]
+    _, found = _detect(pieces, _camera())
+    (card,) = found.of_type("card")
+    assert card.owner == "green" and card.extra.get("owner_guessed") is True
+
+
+def test_cards_are_only_looked_for_in_ice_pirates():
+    # an Icehouse table has no home cards: the same frame read as Icehouse reports none
+    _, found = _detect(TWO_HOMES[:3], _camera(), game="icehouse")
+    assert not found.of_type("card")
+
+
+def test_rendered_card_is_lighter_than_the_cloth_and_pieces_are_drawn_over_it():
+    cam = _camera()
+    card_only = render(_scene([_card("red", 350.0, 250.0, 0.0)]), LAYOUT, RenderConfig(camera=cam)).image
+    with_piece = render(_scene([_card("red", 350.0, 250.0, 0.0), _lying("r1", "red", 3, 370.0, 250.0, 0.0)]),
+                        LAYOUT, RenderConfig(camera=cam)).image
+    cx, cy = cam.project(np.array([[350.0, 250.0, 0.0], [350.0, 250.0 + 80.0, 0.0]])).round().astype(int)
+    assert card_only[cx[1], cx[0]].mean() > card_only[cy[1], cy[0]].mean() + 20   # card vs cloth
+    tip = cam.project(np.array([[362.0, 250.0, 0.0]]))[0].round().astype(int)
+    b, g, r = with_piece[tip[1], tip[0]].astype(int)
+    assert r > g + 40 and r > b + 40                                                # red over the card
+
+
+def test_a_card_under_an_arm_is_hidden_and_not_taken_for_a_hand():
+    cam = _camera()
+    card = _card("red", 350.0, 250.0, 0.0)
+    pieces = [card, _ship_touching(card, "r1", "red", 2, "short") | {"x": 350.0 - 74.3 - 36.31, "heading": 180.0},
+              _lying("y1", "yellow", 2, 600.0, 420.0, 45.0)]
+    hand = HandConfig(start=(390.0, -250.0), end=(390.0, 170.0), width=85, height=80)
+    frame, found = _detect(pieces, cam, hands=(hand,))
+    assert "home-red" in frame.hidden and "y1" not in frame.hidden
+    sure = [(p.type, p.color) for p in found.pieces if not p.extra.get("uncertain")]
+    assert ("pyramid", "yellow") in sure and ("pyramid", "red") in sure
+
+
+@pytest.mark.parametrize("seed", [1501, 1502, 1503, 7501, 9501, 11501])
+def test_sample_scenes_give_each_player_a_home_touching_their_ships(seed):
+    scene = icepirates_scene(random.Random(seed), AREA)
+    cards = scene.of_type("card")
+    fleets = {p.color for p in scene.pieces if p.type == "pyramid" and p.pose == "lying" and p.color not in
+              ("black", "white")}
+    assert {c.owner for c in cards} == fleets and len(cards) == len(fleets)
+    for card in cards:
+        shape = footprint(card)
+        touching = [p for p in scene.pieces if p.color == card.owner and footprint(p).distance(shape) < 1.0]
+        assert touching
+        others = [p for p in scene.pieces if p is not card and p.color != card.owner
+                  and footprint(p).distance(shape) < 1.0]
+        assert all(shape.contains(footprint(p)) for p in others)     # only treasure, on the card
+
+
+def test_card_angle_error_ignores_a_half_turn_and_which_side_is_called_width():
+    truth = _scene([_card("red", 100.0, 100.0, 10.0)])
+    for angle, size, want in ((190.0, (148.0, 105.0), 0.0), (100.0, (105.0, 148.0), 0.0),
+                              (14.0, (148.0, 105.0), 4.0), (179.0, (148.0, 105.0), 11.0)):
+        found = _scene([{**_card("blue", 101.0, 100.0, angle, size)}])
+        s = score(truth, found)
+        assert (s.cards_found, s.card_owner) == (1, 0)
+        assert s.card_angle_deg[0] == pytest.approx(want)
+    s = score(truth, _scene([_card("red", 140.0, 100.0, 10.0)]))
+    assert (s.cards, s.cards_found, s.card_extra) == (1, 0, 1)
