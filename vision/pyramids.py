@@ -219,10 +219,11 @@ class PyramidClassifier:
         return [best] + self._pieces(fitter, left, box, budget - 1, known)
 
     def _end_split(self, fitter: PyramidFitter, blob: np.ndarray, box) -> list[np.ndarray]:
-        """The blob as a lying piece whose tip is the blob's farthest point in some direction
-        (pointing that way; 8 directions from its long axis) and the rest: two lying pieces side
-        by side make one blob whose seam no cut by position follows. The piece is placed to lie
-        inside the blob."""
+        """The blob as a lying piece at the blob's farthest point in some direction (8 directions
+        from its long axis), its tip there pointing out or its base there pointing in, and the
+        rest: two lying pieces side by side, or a lying piece's tip touching another piece, make
+        one blob whose seam no cut by position follows. The piece is placed to lie inside the
+        blob."""
         view = fitter.view
         rows, cols = np.nonzero(blob)
         pts = np.stack(view.to_table(cols + box[0], rows + box[1]), axis=1)
@@ -234,13 +235,15 @@ class PyramidClassifier:
 
         best = None
         for heading in axis + np.arange(0.0, 360.0, 45.0):
-            end = int(np.argmax(pts @ np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])))
+            u = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
+            end = pts[int(np.argmax(pts @ u))]
             for size in (1, 2, 3):
-                params = (pts[end][0], pts[end][1], heading % 360)
-                fit = self._refine(fitter, centre, axis, inside, inside("lying", size, params), "lying",
-                                   size, params)
-                if best is None or fit[0] > best[0]:
-                    best = fit
+                back = end - u * self.dims.looney_lying_length[size]
+                for params in ((end[0], end[1], heading % 360), (back[0], back[1], (heading + 180) % 360)):
+                    fit = self._refine(fitter, centre, axis, inside, inside("lying", size, params), "lying",
+                                       size, params)
+                    if best is None or fit[0] > best[0]:
+                        best = fit
         mask = self._iou(fitter, blob, box, "lying", best[2], best[3])[1]
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
