@@ -103,23 +103,38 @@ class Fitter:
         rows, cols = np.nonzero(blob if self.visible is None or not np.any(blob & self.visible) else blob & self.visible)
         self.centre = pv.mm(cols.mean() + box[0], rows.mean() + box[1])
         self.area = len(rows) * pv.top.mm_per_px ** 2
+        self._blob_seen = blob if self.visible is None else blob & self.visible
+        self._blob_count = np.count_nonzero(self._blob_seen)
         self._outlines: dict = {}
 
     def outline(self, shape: Shape, x: float, y: float, yaw: float) -> np.ndarray:
         """The shape's outline with its base at (x, y): computed once per shape and yaw at the
         blob's centre and moved (over a blob, the lean hardly changes)."""
+        return self._outline(shape, yaw)[0] + (x, y)
+
+    def _outline(self, shape: Shape, yaw: float) -> tuple[np.ndarray, np.ndarray]:
+        """(outline in mm, outline in view pixels) about the base centre, cached per shape and yaw."""
         key = (shape, round(yaw, 3))
         if key not in self._outlines:
-            self._outlines[key] = outline(shape, *self.centre, yaw, self.z0, self.pv, self.dims) - self.centre
-        return self._outlines[key] + (x, y)
+            rel = outline(shape, *self.centre, yaw, self.z0, self.pv, self.dims) - self.centre
+            self._outlines[key] = rel, rel / self.pv.top.mm_per_px
+        return self._outlines[key]
+
+    def _raster(self, shape: Shape, x: float, y: float, yaw: float, pad: int = 0) -> np.ndarray:
+        """`raster` of the outline in the blob's box grown by `pad` pixels on each side."""
+        x0, y0, x1, y1 = self.box
+        offset = self.pv.top.to_pixels(np.array([[x, y]]))[0] - (x0 - pad, y0 - pad)
+        mask = np.zeros((y1 - y0 + 2 * pad, x1 - x0 + 2 * pad), np.uint8)
+        pts = np.round((self._outline(shape, yaw)[1] + offset) * (1 << SUB)).astype(np.int32)
+        cv2.fillConvexPoly(mask, pts, 1, cv2.LINE_8, SUB)
+        return mask
 
     def _seen_centroid(self, shape: Shape, x: float, y: float, yaw: float) -> np.ndarray:
-        poly = self.outline(shape, x, y, yaw)
         if self.visible is None:
-            return centroid(poly)
-        m = cv2.moments(raster(poly, self.pv, self.box) & self.visible, binaryImage=True)
+            return centroid(self.outline(shape, x, y, yaw))
+        m = cv2.moments(self._raster(shape, x, y, yaw) & self.visible, binaryImage=True)
         if not m["m00"]:
-            return centroid(poly)
+            return centroid(self.outline(shape, x, y, yaw))
         return self.pv.mm(m["m10"] / m["m00"] + self.box[0], m["m01"] / m["m00"] + self.box[1])
 
     def place(self, shape: Shape, yaw: float) -> tuple[float, float]:
@@ -130,20 +145,24 @@ class Fitter:
             x, y = x + self.centre[0] - c[0], y + self.centre[1] - c[1]
         return float(x), float(y)
 
+    def _iou(self, mask: np.ndarray) -> float:
+        seen = mask if self.visible is None else mask & self.visible
+        inter = np.count_nonzero(seen & self._blob_seen)
+        union = np.count_nonzero(seen) + self._blob_count - inter
+        return inter / union if union else 0.0
+
+    def _opened(self, mask: np.ndarray) -> np.ndarray:
+        return mask if self.opening is None else cv2.morphologyEx(mask, cv2.MORPH_OPEN, self.opening)
+
     def score(self, shape: Shape, x: float, y: float, yaw: float) -> Fit:
-        mask = raster(self.outline(shape, x, y, yaw), self.pv, self.box)
-        if self.opening is not None:
-            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self.opening)
-        seen, blob = (mask, self.blob) if self.visible is None else (mask & self.visible, self.blob & self.visible)
-        inter = np.count_nonzero(seen & blob)
-        union = np.count_nonzero(seen | blob)
-        return Fit(shape, x, y, yaw, inter / union if union else 0.0, mask)
+        mask = self._opened(self._raster(shape, x, y, yaw))
+        return Fit(shape, x, y, yaw, self._iou(mask), mask)
 
     def area_of(self, shape: Shape, yaw: float) -> float:
-        poly = self.outline(shape, *self.centre, yaw)
         if self.visible is not None:
-            return float(np.count_nonzero(raster(poly, self.pv, self.box) & self.visible)) * self.pv.top.mm_per_px ** 2
-        return abs(cv2.contourArea(poly.astype(np.float32)))
+            mask = self._raster(shape, *self.centre, yaw)
+            return float(np.count_nonzero(mask & self.visible)) * self.pv.top.mm_per_px ** 2
+        return abs(cv2.contourArea(self.outline(shape, *self.centre, yaw).astype(np.float32)))
 
     def ranked(self, shapes=SHAPES, yaw0: float = 0.0) -> list[Fit]:
         """Fits of the plausible shapes, best first: the best shape's yaw is searched, the next
@@ -168,15 +187,23 @@ class Fitter:
         return sorted([self.nudge(f) for f in ranked[:2]] + ranked[2:], key=lambda f: -f.iou)
 
     def nudge(self, fit: Fit) -> Fit:
-        """The fit moved a pixel at a time while that raises the overlap."""
+        """The fit moved a pixel at a time while that raises the overlap (the eight moves are
+        cut from one outline drawn a pixel larger all round)."""
         step = self.pv.top.mm_per_px
+        h, w = self.blob.shape
         for _ in range(3):
-            best = max((self.score(fit.shape, fit.x + dx * step, fit.y + dy * step, fit.yaw)
-                        for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy), key=lambda f: f.iou)
-            if best.iou <= fit.iou:
+            big = self._opened(self._raster(fit.shape, fit.x, fit.y, fit.yaw, pad=1))
+            best = fit
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    mask = big[1 - dy:1 - dy + h, 1 - dx:1 - dx + w]
+                    iou = self._iou(mask) if dx or dy else -1.0
+                    if iou > best.iou:
+                        best = Fit(fit.shape, fit.x + dx * step, fit.y + dy * step, fit.yaw, iou, mask)
+            if best is fit:
                 break
             fit = best
-        return fit
+        return Fit(fit.shape, fit.x, fit.y, fit.yaw, fit.iou, np.ascontiguousarray(fit.mask))
 
 
 def blob_yaw(blob: np.ndarray) -> float:
