@@ -70,9 +70,9 @@ def fill_holes(mask: np.ndarray, max_px: float | None = None) -> np.ndarray:
     cv2.floodFill(flood, None, (0, 0), 255)
     holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
     if max_px is not None:
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-        small = np.zeros(n, np.uint8)
-        small[1:] = np.where(stats[1:, cv2.CC_STAT_AREA] < max_px, 255, 0)
+        n, labels = cv2.connectedComponents(holes, connectivity=4)
+        small = np.where(np.bincount(labels.ravel(), minlength=n) < max_px, 255, 0).astype(np.uint8)
+        small[0] = 0
         holes = small[labels]
     return mask | holes
 
@@ -119,8 +119,14 @@ def _solid(mask: np.ndarray, s: float, core_mm2: float = MIN_CORE_MM2) -> np.nda
     return _drop_small(opened, core_mm2 / s ** 2) if core_mm2 else opened
 
 
+def _components(mask: np.ndarray):
+    """`cv2.connectedComponentsWithStats` (8-connected) by the block-based algorithm: the same
+    labels, a few times faster than the default's statistics pass."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+
+
 def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = _components(mask)
     keep = np.zeros(n, np.uint8)
     keep[1:] = np.where(stats[1:, cv2.CC_STAT_AREA] >= min_px, 255, 0)
     return keep[labels]
@@ -151,7 +157,7 @@ class Blob:
 
 
 def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = _components(mask)
     h, w = mask.shape
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -522,7 +528,7 @@ def _hands(classes: np.ndarray, s: float) -> np.ndarray:
     h, w = things.shape
     small = cv2.resize(things, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 64
     wide = cv2.morphologyEx(small.astype(np.uint8), cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    n, labels, stats, _ = _components(wide)
     big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA)[0] + 1
     if not len(big):
         return np.zeros((h, w), np.uint8)
@@ -535,7 +541,7 @@ def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:
     """0/1 mask of the solid suit-coloured areas that lie mostly outside `arm` (pieces standing
     beside it, not its edge), where they do."""
     suited = ((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(_solid(suited, s), connectivity=8)
+    n, labels, stats, _ = _components(_solid(suited, s))
     outside = labels * (arm == 0)
     counts = np.bincount(outside.ravel(), minlength=n)
     keep = (counts * s * s >= MIN_PIECE_MM2).astype(np.uint8)
