@@ -97,18 +97,20 @@ class PyramidFitter:
             self.local["lying", size] = lying_pyramid(0.0, 0.0, 0.0, base, height).vertices
             for pose, corners in LIT_FACES.items():     # only the faces toward the light show
                 self.local[pose, size] = standing[list(corners) + [4]]
+        # a vertex at height z lands on the table at p * (1 + t) - t * camera, t = z / (cz - z)
+        cx, cy, cz = view.camera
+        self._projection = {}
+        for key, v in self.local.items():
+            t = (v[:, 2] / (cz - v[:, 2]))[:, None]
+            self._projection[key] = (np.ascontiguousarray(v[:, :2]), 1 + t, t * np.array([cx, cy]))
 
     def silhouette(self, pose: str, size: int, a: float, b: float, angle: float) -> np.ndarray:
         """The table-plane outline (mm) of a pyramid seen from the camera: standing at base
         centre (a, b) with yaw `angle`, or lying with its tip at (a, b) pointing along `angle`.
         Each vertex is projected from the camera centre onto the table."""
-        v = self.local[pose, size]
+        xy, scale, shift = self._projection[pose, size]
         c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-        x = a + v[:, 0] * c - v[:, 1] * s
-        y = b + v[:, 0] * s + v[:, 1] * c
-        cx, cy, cz = self.view.camera
-        t = v[:, 2] / (cz - v[:, 2])
-        pts = np.stack([x + t * (x - cx), y + t * (y - cy)], axis=1)
+        pts = (xy @ np.array([[c, s], [-s, c]]) + (a, b)) * scale - shift
         return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
 
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
@@ -233,17 +235,16 @@ class PyramidClassifier:
             mask = self._iou(fitter, blob, box, pose, size, params)[1]
             return float(np.count_nonzero(mask & blob) - 2 * np.count_nonzero(mask & (1 - blob)))
 
-        best = None
+        starts = []
         for heading in axis + np.arange(0.0, 360.0, 45.0):
             u = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
             end = pts[int(np.argmax(pts @ u))]
             for size in (1, 2, 3):
                 back = end - u * self.dims.looney_lying_length[size]
                 for params in ((end[0], end[1], heading % 360), (back[0], back[1], (heading + 180) % 360)):
-                    fit = self._refine(fitter, centre, axis, inside, inside("lying", size, params), "lying",
-                                       size, params)
-                    if best is None or fit[0] > best[0]:
-                        best = fit
+                    starts.append((inside("lying", size, params), "lying", size, params))
+        starts.sort(key=lambda c: -c[0])
+        best = max((self._refine(fitter, centre, axis, inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
         mask = self._iou(fitter, blob, box, "lying", best[2], best[3])[1]
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
