@@ -142,10 +142,10 @@ def flatten(patch: np.ndarray, stock: np.ndarray) -> np.ndarray:
     step = max(1, len(ys) // 600)
     ys, xs = ys[::step], xs[::step]
     A = np.column_stack([np.ones(len(xs)), xs / m - 0.5, ys / n - 0.5])
-    coef, *_ = np.linalg.lstsq(A, patch[ys, xs], rcond=None)
-    gy, gx = np.mgrid[0:n, 0:m]
-    plane = coef[0] + (gx / m - 0.5)[..., None] * coef[1] + (gy / n - 0.5)[..., None] * coef[2]
-    return (patch - plane).astype(np.float32)
+    coef = np.linalg.solve(A.T @ A + 1e-9 * np.eye(3), A.T @ patch[ys, xs]).astype(np.float32)
+    gx = np.arange(m, dtype=np.float32) / m - 0.5
+    gy = np.arange(n, dtype=np.float32) / n - 0.5
+    return patch - (coef[0] + gx[None, :, None] * coef[1] + gy[:, None, None] * coef[2])
 
 
 @dataclass
@@ -189,6 +189,8 @@ class PiecepackDetector:
         self._tiles = _turned({k: cv2.resize(t, (t.shape[1] // 2, t.shape[0] // 2), interpolation=cv2.INTER_AREA)
                                for k, t in profile.tiles.items()}, (0, 1, 2, 3))
         self._tiles_fine = _turned(profile.tiles, (0, 1, 2, 3))
+        self._ink = {(name, turn): np.ascontiguousarray(np.rot90(np.abs(t).max(axis=2) > INK, turn)).astype(np.uint8)
+                     for name, t in profile.tiles.items() for turn in range(4)}
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
 
@@ -284,8 +286,7 @@ class PiecepackDetector:
         first = _match(half, seen_half, self._tiles)
         name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
         if printed is not None:
-            ink = np.abs(np.rot90(self.profile.tiles[name], turn)).max(axis=2) > INK
-            _paint(printed, ink.astype(np.uint8), pv, xy, angle, pp.TILE_MM)
+            _paint(printed, self._ink[name, turn], pv, xy, angle, pp.TILE_MM)
         tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
