@@ -117,25 +117,26 @@ class Fitter:
         key = (shape, round(yaw, 3))
         if key not in self._outlines:
             rel = outline(shape, *self.centre, yaw, self.z0, self.pv, self.dims) - self.centre
-            self._outlines[key] = rel, rel / self.pv.top.mm_per_px
+            self._outlines[key] = rel, rel * ((1 << SUB) / self.pv.top.mm_per_px)
         return self._outlines[key]
 
     def _raster(self, shape: Shape, x: float, y: float, yaw: float, pad: int = 0) -> np.ndarray:
         """`raster` of the outline in the blob's box grown by `pad` pixels on each side."""
         x0, y0, x1, y1 = self.box
-        offset = self.pv.top.to_pixels(np.array([[x, y]]))[0] - (x0 - pad, y0 - pad)
+        (ox, oy), s = self.pv.top.origin, self.pv.top.mm_per_px
+        offset = (((x - ox) / s - 0.5 - x0 + pad) * (1 << SUB), ((y - oy) / s - 0.5 - y0 + pad) * (1 << SUB))
         mask = np.zeros((y1 - y0 + 2 * pad, x1 - x0 + 2 * pad), np.uint8)
-        pts = np.round((self._outline(shape, yaw)[1] + offset) * (1 << SUB)).astype(np.int32)
-        cv2.fillConvexPoly(mask, pts, 1, cv2.LINE_8, SUB)
+        cv2.fillConvexPoly(mask, np.round(self._outline(shape, yaw)[1] + offset).astype(np.int32), 1, cv2.LINE_8, SUB)
         return mask
 
-    def _seen_centroid(self, shape: Shape, x: float, y: float, yaw: float) -> np.ndarray:
+    def _seen_centroid(self, shape: Shape, x: float, y: float, yaw: float) -> tuple[float, float]:
         if self.visible is None:
             return centroid(self.outline(shape, x, y, yaw))
         m = cv2.moments(self._raster(shape, x, y, yaw) & self.visible, binaryImage=True)
         if not m["m00"]:
             return centroid(self.outline(shape, x, y, yaw))
-        return self.pv.mm(m["m10"] / m["m00"] + self.box[0], m["m01"] / m["m00"] + self.box[1])
+        (ox, oy), s = self.pv.top.origin, self.pv.top.mm_per_px
+        return ox + (m["m10"] / m["m00"] + self.box[0] + 0.5) * s, oy + (m["m01"] / m["m00"] + self.box[1] + 0.5) * s
 
     def place(self, shape: Shape, yaw: float) -> tuple[float, float]:
         """Base centre whose outline's (visible) centroid is the blob's."""
