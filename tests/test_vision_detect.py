@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
 # Floors a little under the figures bench/vision.py prints today (see docs/vision.md).
 FLOORS = {"colour": 0.985, "size": 0.985, "pose": 0.985, "all_right": 0.98}
-IMAGES_RIGHT = 0.8
+# Ice Pirates: 10 of 14 today; a white treasure lying on a white home card is the usual miss
+IMAGES_RIGHT = {"icehouse": 0.8, "icepirates": 0.7}
 MEDIAN_POSITION_MM = 2.0
 MEDIAN_HEADING_DEG = 5.0
 
@@ -44,10 +45,14 @@ def test_detection_on_committed_images_meets_floors(game):
     assert total.images >= 10
     for name, floor in FLOORS.items():
         assert total.rate(name) >= floor, (name, total.rate(name))
-    assert total.images_right / total.images >= IMAGES_RIGHT
+    assert total.images_right / total.images >= IMAGES_RIGHT[game]
     assert total.extra <= 0.01 * total.pieces
     assert np.median(total.position_mm) <= MEDIAN_POSITION_MM
     assert np.median(total.heading_deg) <= MEDIAN_HEADING_DEG
+    if game == "icepirates":      # one home card per player; all found today, owners right
+        assert total.cards >= 2 * total.images - 2
+        assert total.cards_found == total.card_owner == total.cards and total.card_extra == 0
+        assert np.median(total.card_position_mm) <= 1.0 and max(total.card_angle_deg) <= 1.0
 
 
 def _cli(*args):
