@@ -534,18 +534,25 @@ def _hands(classes: np.ndarray, s: float) -> np.ndarray:
     if not len(big):
         return np.zeros((h, w), np.uint8)
     arms = cv2.resize(np.isin(labels, big).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
-    near = cv2.dilate(arms, _disc(HAND_WIDTH / 2, s)) & (things > 0)
-    return near & ~_beside(classes, cv2.dilate(arms, _disc(HAND_EDGE, s)), s)
+    hands = cv2.dilate(arms, _disc(HAND_WIDTH / 2, s)) & (things > 0)
+    ys, xs = np.nonzero(hands[::8, ::8])
+    if not len(ys):
+        return hands
+    reach = int(HAND_WIDTH / s)         # pieces beside the arms stand within this of their edge
+    x0, y0 = max(0, 8 * xs.min() - reach), max(0, 8 * ys.min() - reach)
+    x1, y1 = min(w, 8 * xs.max() + 8 + reach), min(h, 8 * ys.max() + 8 + reach)
+    edge = cv2.dilate(arms[y0:y1, x0:x1], _disc(HAND_EDGE, s))
+    hands[y0:y1, x0:x1] &= ~_beside(classes[y0:y1, x0:x1], edge, s)
+    return hands
 
 
 def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:
     """0/1 mask of the solid suit-coloured areas that lie mostly outside `arm` (pieces standing
     beside it, not its edge), where they do."""
     suited = ((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255
-    n, labels, stats, _ = _components(_solid(suited, s))
+    n, labels, stats, _ = _components(_solid(suited, s, 0.0))
     outside = labels * (arm == 0)
-    counts = np.bincount(outside.ravel(), minlength=n)
-    keep = (counts * s * s >= MIN_PIECE_MM2).astype(np.uint8)
+    keep = (np.bincount(outside.ravel(), minlength=n) * s * s >= MIN_PIECE_MM2).astype(np.uint8)
     keep[0] = 0
     return keep[outside]
 
