@@ -19,7 +19,8 @@ from vision.piecepack.view import PlaneView, on_plane
 
 SUB = 3
 CANDIDATES = 4               # shapes nearest the blob's area that are fitted
-YAWS = (30.0, 60.0)
+YAWS = (30.0, 60.0)          # turns tried first unless the blob's own turn fits this well:
+GOOD_IOU = 0.85
 FINE_YAWS = (-6.0, 6.0)
 FINER_YAWS = (-3.0, 3.0)
 
@@ -176,7 +177,7 @@ class Fitter:
         fits.sort(key=lambda f: -f.iou)
         top = fits[0]
         if top.shape.turns:
-            for steps in (YAWS, FINE_YAWS, FINER_YAWS):
+            for steps in ((YAWS, FINE_YAWS, FINER_YAWS) if top.iou < GOOD_IOU else (FINE_YAWS, FINER_YAWS)):
                 start = top.yaw
                 for yaw in steps:
                     trial = self.score(top.shape, *self.place(top.shape, start + yaw), start + yaw)
