@@ -474,9 +474,11 @@ def _over_tile(xy, tiles: list[dict], side: float) -> bool:
 def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, side_px: float):
     """The centre of a tile whose stock shows shorter than the tile along an axis (pieces
     standing near an edge hide it): the edge away from the pieces is the tile's edge."""
+    c = np.array(centre, np.float64)
+    if min(size) >= HIDDEN_EDGE * side_px:
+        return float(c[0]), float(c[1])
     a = math.radians(angle)
     axes = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
-    c = np.array(centre, np.float64)
     x0, y0 = np.maximum(points.min(axis=0) - int(side_px * 0.4), 0)
     x1, y1 = points.max(axis=0) + int(side_px * 0.4)
     rows, cols = np.nonzero(pieces[y0:y1, x0:x1])

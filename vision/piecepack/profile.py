@@ -58,9 +58,9 @@ class Profile:
         if self._luts is None:
             self._luts = self._make_luts()
         cloth_score, object_score, objects = self._luts
-        raw, shifted = _bins(logratio), _bins(logratio - self.stock_shift(logratio))
-        is_cloth = cloth_score[raw] < object_score[shifted]
-        return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), objects[shifted])
+        raw, shifted = _bins(logratio), _bins(logratio, self.stock_shift(logratio))
+        is_cloth = np.take(cloth_score, raw) < np.take(object_score, shifted)
+        return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), np.take(objects, shifted))
 
     def stock_shift(self, logratio: np.ndarray) -> np.ndarray:
         """How far (log ratio per channel) the frame's tile stock lies from the profile's: the
@@ -115,10 +115,15 @@ class Profile:
         return cls(colors, source=str(data.get("source", source)), **parts)
 
 
-def _bins(features: np.ndarray) -> np.ndarray:
-    """Flat lookup-table index of each feature triple."""
-    q = np.clip(((features - LUT_LO) * (LUT_BINS / (LUT_HI - LUT_LO))).astype(np.int32), 0, LUT_BINS - 1)
-    return (q[..., 0] * LUT_BINS + q[..., 1]) * LUT_BINS + q[..., 2]
+def _bins(features: np.ndarray, shift=(0.0, 0.0, 0.0)) -> np.ndarray:
+    """Flat lookup-table index of each feature triple (less `shift`), by two OpenCV channel
+    transforms (scale and offset, then the index) in place of several numpy passes."""
+    k = LUT_BINS / (LUT_HI - LUT_LO)
+    scale = np.hstack([np.eye(3) * k, -(np.asarray(shift, np.float64) + LUT_LO)[:, None] * k]).astype(np.float32)
+    flat = np.ascontiguousarray(features, np.float32).reshape(-1, 1, 3)
+    q = np.floor(np.clip(cv2.transform(flat, scale), 0, LUT_BINS - 1))
+    index = cv2.transform(q, np.array([[LUT_BINS * LUT_BINS, LUT_BINS, 1]], np.float32))
+    return index.astype(np.int32).reshape(features.shape[:-1])
 
 
 def _encode(templates: dict) -> dict:
