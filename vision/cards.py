@@ -44,6 +44,7 @@ INLIER = 0.8                 # mm off the edge line beyond which a profile is an
 RIM = 2.5                    # mm either side of an edge whose pixels may be card and cloth blended
 RING = 20.0                  # mm of cloth around a card whose median is the cloth it is made to look like
 LIFT = 2.0                   # on a card, what is brighter than it is made this much more so
+NOT_CARD = 0.25              # log off the card's median colour: a piece on it, not the card (nor a shadow)
 CARD_WINDOW = 60.0           # mm: the median of the card's own pixels, its light
 LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)    # gamma-encoded level -> linear
 PIECE_FIELDS = ("type", "x", "y", "color", "size", "pose", "heading", "angle")
@@ -213,13 +214,17 @@ def flatten(view: TopView, cards: list[Card]) -> np.ndarray:
 
 
 def _card_light(crop: np.ndarray, inner: np.ndarray, mm_per_px: float) -> np.ndarray:
-    """The bare card under its pieces (float32 BGR): a median of the card's own pixels (the
-    card's outside filled in from its inside), narrow enough to follow an arm's soft shadow."""
+    """The bare card under its pieces (float32 BGR): a median of the card's own pixels, narrow
+    enough to follow an arm's soft shadow; the card's outside and pixels far from its colour (a
+    dark or coloured piece, which near a corner would outweigh the card) are filled in first."""
     step = max(1, int(round(ROUGH / mm_per_px)))
     size = (max(1, crop.shape[1] // step), max(1, crop.shape[0] // step))
     small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
-    outside = (cv2.resize(inner, size, interpolation=cv2.INTER_NEAREST) == 0).astype(np.uint8)
-    own = cv2.inpaint(small, cv2.dilate(outside, np.ones((3, 3), np.uint8)), 2, cv2.INPAINT_TELEA)
+    inside = cv2.resize(inner, size, interpolation=cv2.INTER_NEAREST) > 0
+    logs = np.log(small.astype(np.float32) + 2.0)
+    odd = np.abs(logs - np.median(logs[inside], axis=0)).max(axis=2) > NOT_CARD   # a dark or coloured piece
+    unknown = (~inside | odd).astype(np.uint8)
+    own = cv2.inpaint(small, cv2.dilate(unknown, np.ones((3, 3), np.uint8)), 2, cv2.INPAINT_TELEA)
     k = min(int(CARD_WINDOW / (mm_per_px * step)) | 1, 255)
     return cv2.resize(cv2.medianBlur(own, k), (crop.shape[1], crop.shape[0]),
                       interpolation=cv2.INTER_LINEAR).astype(np.float32)
