@@ -1,5 +1,6 @@
 """Piecepack detection on the committed IceFloe and Iceberg sample images, against their truth."""
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -84,6 +85,26 @@ def test_pieces_by_an_arm_are_flagged_uncertain(results):
         assert flagged and all(p.confidence <= 0.3 for p in flagged)
         seen = score(truth, detected, hidden)
         assert len(seen.mistakes) <= 2
+
+
+def test_pyramids_beside_an_arm_are_found(results):
+    for _, truth, detected, hidden in results:
+        if hidden:
+            missing = [m for m in score(truth, detected, hidden).mistakes if m.startswith("missing pp_pyramid")]
+            assert not missing, missing
+
+
+def test_tiles_whose_centre_numeral_a_large_pyramid_hides_are_read_from_what_shows(results):
+    covered = 0
+    for game, truth, detected, hidden in results:
+        big = [p for p in truth.of_type("pp_pyramid") if p.size in "DEF"]
+        tiles = {t.id for t in truth.of_type("tile") if t.face == "up" and t.id not in hidden
+                 and any(math.hypot(p.x - t.x, p.y - t.y) < 6.0 for p in big)}
+        covered += len(tiles)
+        wrong = [m for m in score(truth, detected, hidden).mistakes
+                 if m.split(":")[0] in tiles or m.startswith("missing tile") and m.split()[-1] in tiles]
+        assert not wrong, wrong
+    assert covered >= 20
 
 
 def test_detect_command_prints_an_icefloe_scene_the_referee_reads(tmp_path):
