@@ -31,6 +31,7 @@ OVERLAP_SHARE = 0.3        # pieces of a split may share this much of the smalle
 NECK = 7.0                 # mm: a blob thinner than this somewhere may be pieces touching there
 SPLIT_IOU = 0.82           # a fit worse than this may be two touching pieces
 SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
+RIM_PX, RIM_SHARE = 5, 0.25  # ... of which this share is left after an erosion of this many px
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
 PALE = ("white", "clear")
 ISLAND_COLOURS = ("black", "white")   # Ice Pirates: the opaque stashes the islands are nests of
@@ -446,6 +447,13 @@ def _dominant(blob: np.ndarray, colours: np.ndarray, n_colours: int, pale: list)
     return blob, best, counts[best] / total
 
 
+def _solid(mask: np.ndarray, min_px: float) -> bool:
+    """Whether pixels of one colour hold a piece's body, not just a rim: the blurred edge of a
+    piece of another colour takes in-between colours (cyan's rim reads blue) along a thin band."""
+    core = cv2.erode(mask.astype(np.uint8), np.ones((RIM_PX, RIM_PX), np.uint8))
+    return np.count_nonzero(core) >= RIM_SHARE * min_px
+
+
 def _colour_parts(blob: np.ndarray, colours: np.ndarray, n_colours: int, min_px: float, pale: list):
     """Split a blob by pixel colour: each colour holding a piece's area becomes a part (pale
     pixels, which a coloured piece's highlights also give, need a fifth of the blob too; pixels
@@ -454,7 +462,8 @@ def _colour_parts(blob: np.ndarray, colours: np.ndarray, n_colours: int, min_px:
     counts = np.bincount(colours[inside].clip(0), minlength=n_colours)
     total = counts.sum()
     major = [c for c in np.argsort(-counts)
-             if counts[c] >= min_px and (c not in pale or counts[c] >= 0.2 * total)]
+             if counts[c] >= min_px and (c not in pale or counts[c] >= 0.2 * total)
+             and _solid(inside & (colours == c), min_px)]
     if not major:
         major = [int(np.argmax(counts))]
     if len(major) == 1:
