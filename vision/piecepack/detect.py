@@ -21,8 +21,8 @@ import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
 from vision.piecepack import profile as pp
-from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw, outline, raster
-from vision.piecepack.solids import COIN_THICKNESS, square
+from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw
+from vision.piecepack.solids import COIN_THICKNESS
 from vision.piecepack.view import PlaneView, on_plane, raise_point
 
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
