@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
-from icetable import commands
+# numpy's BLAS would spread each small matrix product of a frame over every core and spin there
+# waiting: set before any command imports numpy (the live loop has other work for the cores).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from icetable import commands  # noqa: E402
 
 
 class UserError(Exception):
