@@ -11,6 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 
 REJECT = 4.5     # Mahalanobis distance beyond which a pixel matches no known colour
+GAMMA = 2.2      # an 8-bit camera level is about linear light ** (1 / GAMMA)
+
+
+def linear_levels(scale: float = 1.0) -> np.ndarray:
+    """Lookup table from an 8-bit gamma-encoded level to linear light, 0..`scale` (float32)."""
+    return (scale * (np.arange(256) / 255.0) ** GAMMA).astype(np.float32)
 
 
 @dataclass(frozen=True)

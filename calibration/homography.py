@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.colors import linear_levels
 from calibration.layout import ARUCO_DICT, Layout
 
 HALVE_ABOVE = 1400     # px: wider frames are searched for markers at half size
@@ -26,7 +27,7 @@ def detector(threshold_constant: float = 7.0) -> cv2.aruco.ArucoDetector:
 # the default, then a lower threshold that finds small markers in dim, soft frames
 _DETECTORS = (detector(7.0), detector(3.0))
 # sRGB level -> linear light (scaled to 0..255): a blurred edge is symmetric only in linear light
-_LINEAR = (255.0 * (np.arange(256) / 255.0) ** 2.2).astype(np.float32)
+_LINEAR = linear_levels(255.0)
 
 
 def find_markers(gray: np.ndarray, wanted: int = 4) -> dict[int, np.ndarray]:

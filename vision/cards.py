@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 import shapely
 
+from calibration.colors import GAMMA, linear_levels
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
@@ -46,7 +47,7 @@ RING = 20.0                  # mm of cloth around a card whose median is the clo
 LIFT = 2.0                   # on a card, what is brighter than it is made this much more so
 NOT_CARD = 0.25              # log off the card's median colour: a piece on it, not the card (nor a shadow)
 CARD_WINDOW = 60.0           # mm: the median of the card's own pixels, its light
-LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)    # gamma-encoded level -> linear
+LINEAR = linear_levels()      # gamma-encoded level -> linear light
 PIECE_FIELDS = ("type", "x", "y", "color", "size", "pose", "heading", "angle")
 
 
@@ -206,9 +207,9 @@ def flatten(view: TopView, cards: list[Card]) -> np.ndarray:
         flat = (under + 2.0) * np.where(ratio > 1, ratio ** LIFT, ratio) - 2.0
         rows, cols = np.nonzero(outer[box] > inner[box])
         lin = LINEAR[view.image[box][rows, cols]]
-        a, b = ((np.maximum(c, 0) / 255.0) ** 2.2 for c in (under, stock[rows, cols]))
+        a, b = ((np.maximum(c, 0) / 255.0) ** GAMMA for c in (under, stock[rows, cols]))
         t = np.clip(((lin - a) * (b - a)).sum(axis=1) / np.maximum(((b - a) ** 2).sum(axis=1), 1e-9), 0, 1)
-        flat[rows, cols] = 255.0 * (a * lin / np.maximum(a + t[:, None] * (b - a), 1e-6)) ** (1 / 2.2)
+        flat[rows, cols] = 255.0 * (a * lin / np.maximum(a + t[:, None] * (b - a), 1e-6)) ** (1 / GAMMA)
         out[box] = np.where(outer[box][..., None] > 0, flat, crop)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
