@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -14,10 +13,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)     # this file is named like the `vision` package it measures
-# One thread, as the figures say: numpy's BLAS (OpenBLAS) would otherwise spread each small
-# matrix product over every core and, on a busy machine, spin for them (CPU time above wall time).
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+from icetable.threads import one_blas_thread  # noqa: E402
+
+one_blas_thread()       # one thread, as the figures say
 
 import cv2  # noqa: E402
 

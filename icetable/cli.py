@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import pkgutil
 import sys
 
-# numpy's BLAS would spread each small matrix product of a frame over every core and spin there
-# waiting: set before any command imports numpy (the live loop has other work for the cores).
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+from icetable.threads import one_blas_thread
+
+one_blas_thread()       # before any command imports numpy
 
 from icetable import commands  # noqa: E402
 
