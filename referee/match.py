@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable, Protocol
 
-from referee.scene import Scene
+from referee.scene import SUITS, Scene
 
 
 class IllegalAction(ValueError):
@@ -85,6 +85,15 @@ def check_action(action: object, players: list[str]) -> tuple[str, str]:
     if not isinstance(kind, str):
         raise IllegalAction("an action needs a string 'type'")
     return player, kind
+
+
+def suit_players(game: str, players: list[str], counts: tuple[int, ...]) -> list[str]:
+    """The players of a piecepack game (suits, clockwise), or ValueError unless they are
+    `counts` different suits."""
+    if len(players) not in counts or len(set(players)) != len(players) or not set(players) <= set(SUITS):
+        raise ValueError(f"{game} needs {' or '.join(map(str, counts))} different suits of "
+                         f"{', '.join(SUITS)}, got {players}")
+    return list(players)
 
 
 def admit(match, action: object, note: str = "") -> tuple[str, str]:

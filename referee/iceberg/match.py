@@ -11,7 +11,7 @@ import random
 from referee.iceberg.board import DIRS4, STARTS, cell_of_square, donut, flip, open_sides, stranded
 from referee.iceberg.options import IcebergOptions
 from referee.iceberg.scene import board_to_scene, compare_with_scene
-from referee.match import IllegalAction, PhaseMachine, event, roll_die
+from referee.match import IllegalAction, PhaseMachine, event, roll_die, suit_players
 from referee.options import make
 from referee.scene import RANKS, SUITS, Scene
 
@@ -24,9 +24,7 @@ class IcebergMatch(PhaseMachine):
     game = "iceberg"
 
     def __init__(self, players: list[str], seed: int = 0, options: dict | None = None):
-        if len(players) not in (2, 4) or len(set(players)) != len(players) or not set(players) <= set(SUITS):
-            raise ValueError(f"Iceberg needs 2 or 4 different suits of {', '.join(SUITS)}, got {players}")
-        self.players = list(players)
+        self.players = suit_players("Iceberg", players, (2, 4))
         self.options = make(IcebergOptions, options)
         self.rng = random.Random(seed)
         self.board = donut()

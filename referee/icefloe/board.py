@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SUITS = ("suns", "moons", "crowns", "arms")
+from referee.scene import SUITS
+
 SIZES = ("A", "B", "C", "D", "E", "F")
 WEIGHT = {"A": 1, "B": 1, "C": 2, "D": 2, "E": 3, "F": 3}
 POINTS = {"A": 1, "B": 2, "C": 3, "D": 4, "E": 5, "F": 6}

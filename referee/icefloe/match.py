@@ -13,7 +13,7 @@ from referee.icefloe.board import (POINTS, SIZES, SUITS, destinations, move_pyra
 from referee.icefloe.options import IceFloeOptions
 from referee.icefloe.scene import board_to_scene, compare_with_scene
 from referee.icefloe.votes import COIN_WEIGHT, Vote
-from referee.match import DIE_FACES, PhaseMachine, event, roll_die
+from referee.match import DIE_FACES, PhaseMachine, event, roll_die, suit_players
 from referee.options import make
 from referee.scene import Scene
 
@@ -26,9 +26,7 @@ class IceFloeMatch(PhaseMachine):
     game = "icefloe"
 
     def __init__(self, players: list[str], seed: int = 0, options: dict | None = None):
-        if len(players) not in (3, 4) or len(set(players)) != len(players) or not set(players) <= set(SUITS):
-            raise ValueError(f"IceFloe needs 3 or 4 different suits of {', '.join(SUITS)}, got {players}")
-        self.players = list(players)
+        self.players = suit_players("IceFloe", players, (3, 4))
         self.options = make(IceFloeOptions, options)
         self.rng = random.Random(seed)
         self.board = standard_board(len(players))
