@@ -45,6 +45,7 @@ COIN_TURNS = 36
 TILE_FINALISTS = 6         # faces compared again at full resolution, the tile moved by up to
 SHIFT = 2                  # this many pixels, when the coarse match is less sure than
 SURE = 0.5
+HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 CLEAR_IOU = 0.93           # a piece explained this well is not hidden in part by another
@@ -87,7 +88,8 @@ def _patch_to_view(pv: PlaneView, xy, angle: float, n: int, step: float) -> np.n
 
 
 def _paint(view_mask: np.ndarray, patch: np.ndarray, pv: PlaneView, xy, angle: float, step: float) -> None:
-    """OR a patch mask (sampled as `sample` samples) back into a view-sized mask, in place."""
+    """Paint a patch of labels (sampled as `sample` samples) back into a view-sized label
+    image, in place, keeping the larger label where both are set."""
     n = patch.shape[0]
     M = _patch_to_view(pv, xy, angle, n, step)
     corners = M[:, :2] @ np.array([[0, 0, n, n], [0, n, 0, n]]) + M[:, 2:]
@@ -98,7 +100,8 @@ def _paint(view_mask: np.ndarray, patch: np.ndarray, pv: PlaneView, xy, angle: f
         return
     M = M.copy()
     M[:, 2] -= (x0, y0)
-    view_mask[y0:y1, x0:x1] |= cv2.warpAffine(patch, M, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST)
+    np.maximum(view_mask[y0:y1, x0:x1], cv2.warpAffine(patch, M, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST),
+               out=view_mask[y0:y1, x0:x1])
 
 
 def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
@@ -272,7 +275,7 @@ class PiecepackDetector:
     def _read_tile(self, pv: PlaneView, tile: dict, classes, covered, printed=None) -> None:
         """Match the tile's visible pixels: all faces coarsely (1 mm per pixel), then the best
         few at full resolution, moved by up to a millimetre. The face's print is added to
-        `printed` when given."""
+        `printed` when given, labelled with the suit class its ink shows where it is seen."""
         n = self.profile.tiles["back"].shape[0]
         angle = tile["_angle"]
         xy = (tile["x"], tile["y"])
@@ -285,8 +288,11 @@ class PiecepackDetector:
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
         first = _match(half, seen_half, self._tiles)
         name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
+        label = _ink_class(cls, self._ink[name, turn], seen)
+        if label and name != "back":
+            turn = self._half_turn(name, turn, cls, label)
         if printed is not None:
-            _paint(printed, self._ink[name, turn], pv, xy, angle, pp.TILE_MM)
+            _paint(printed, self._ink[name, turn] * np.uint8(label), pv, xy, angle, pp.TILE_MM)
         tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
@@ -297,6 +303,13 @@ class PiecepackDetector:
             tile.update(face="up", suit=suit, rank=int(rank))
         tile["confidence"] = conf
         tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
+
+    def _half_turn(self, name: str, turn: int, cls: np.ndarray, label: int) -> int:
+        """Of a face's `turn` and the opposite one, the one whose print shows in its colour
+        (`label`) the more: the art is nearly symmetric under a half turn, and the template
+        match hardly tells them apart when a piece hides the centre numeral."""
+        shown = [float(np.mean(cls[self._ink[name, t] > 0] == label)) for t in (turn, (turn + 2) % 4)]
+        return (turn + 2) % 4 if shown[1] > shown[0] + HALF_TURN else turn
 
     def _finalists(self, big: np.ndarray, seen: np.ndarray, first) -> tuple[str, int, float]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
@@ -314,18 +327,16 @@ class PiecepackDetector:
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
-        """Standing pieces, and the view pixels they cover. The tiles' own print (`printed`)
-        counts neither for nor against a shape. Blobs are explained once; then every piece that
-        touches another (unless explained almost perfectly), and every part left unexplained (pieces partly hidden behind others),
+        """Standing pieces, and the view pixels they cover. The tiles' print in a piece's own
+        colour (`printed`: suit class labels) counts neither for nor against its shape. Blobs
+        are explained once; then every piece that touches another (unless explained almost
+        perfectly), and every part left unexplained (pieces partly hidden behind others),
         again with the other pieces left out too."""
         s = pv.top.mm_per_px
         found, pending = [], []      # found: (blob, (fields, fit))
         for blob in _blobs(suited, MIN_PIECE_MM2 / s ** 2, ""):
             for part in self._by_suit(blob, classes, s):
-                x0, y0, x1, y1 = part.box
-                own_print = np.zeros_like(printed)
-                own_print[y0:y1, x0:x1] = printed[y0:y1, x0:x1] & (classes[y0:y1, x0:x1] == SUIT_IDS[
-                    pp.SUITS.index(part.label)])
+                own_print = _own_print(printed, classes, part)
                 whole = self._fit_standing(pv, part, tiles, own_print, on, off)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
                     found.append((part, whole))
@@ -345,12 +356,12 @@ class PiecepackDetector:
                 if _overlap(other.box, blob.box):
                     _paint_fit(others, other, other_fit[1])
             if np.any(others[y0:y1, x0:x1] & cv2.dilate(fit[1].mask, np.ones((7, 7), np.uint8))):
-                again = self._fit_standing(pv, blob, tiles, others | printed, on, off)
+                again = self._fit_standing(pv, blob, tiles, others | _own_print(printed, classes, blob), on, off)
                 if again is not None and again[1].iou > fit[1].iou:
                     found[i] = (blob, again)
                     _paint_fit(covered, blob, again[1])
         for part, _ in pending:
-            fit = self._fit_standing(pv, part, tiles, covered | printed, on, off)
+            fit = self._fit_standing(pv, part, tiles, covered | _own_print(printed, classes, part), on, off)
             if fit is not None and fit[1].iou >= MIN_IOU:
                 found.append((part, fit))
                 _paint_fit(covered, part, fit[1])
@@ -459,6 +470,24 @@ class PiecepackDetector:
         else:
             fields["rank"] = int(what)
         return fields
+
+
+def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
+    """The suit class most of a tile's seen print shows (`cls`, `ink`, `seen`: its patches),
+    0 when no suit class holds most of it."""
+    counts = np.bincount(cls[(ink > 0) & seen], minlength=256)
+    suits = counts[list(SUIT_IDS)]
+    best = int(np.argmax(suits))
+    return SUIT_IDS[best] if suits[best] > 0.5 * max(1, int(suits.sum())) else 0
+
+
+def _own_print(printed: np.ndarray, classes: np.ndarray, blob: Blob) -> np.ndarray:
+    """0/1 view mask of the tiles' print in the blob's suit colour, over the blob's box."""
+    x0, y0, x1, y1 = blob.box
+    k = SUIT_IDS[pp.SUITS.index(blob.label)]
+    out = np.zeros(printed.shape, np.uint8)
+    out[y0:y1, x0:x1] = (printed[y0:y1, x0:x1] == k) & (classes[y0:y1, x0:x1] == k)
+    return out
 
 
 def _over_tile(xy, tiles: list[dict], side: float) -> bool:
