@@ -32,6 +32,7 @@ GLYPH_HOLE_MM2 = 45.0      # holes this small in a suit-coloured area are printe
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
+NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 HAND_AREA = 3500.0         # mm^2: an area this large ...
@@ -209,15 +210,24 @@ class PiecepackDetector:
         under_coins = np.zeros(classes.shape, np.uint8)
         coins = self._coins_found(pv, classes, tiles, under_coins)
         rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
+        for tile in tiles:
+            self._read_tile(pv, tile, classes, rough)
+        skin = _skin(pv, tiles, classes, self.dims.tile)
+        hands |= skin
+        classes[skin > 0] = pp.UNKNOWN
+        places, tiles = tiles, [t for t in tiles if t["_error"] <= NOT_A_TILE]
         printed = np.zeros(classes.shape, np.uint8)
         for tile in tiles:
-            self._read_tile(pv, tile, classes, rough, printed)
+            _paint(printed, tile["_print"], pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
-        standing, under_pieces = self._standing(pv, classes, suited, tiles, printed, on, off)
+        # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
+        standing, under_pieces = self._standing(pv, classes, suited, places, printed, on, off)
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
             if tile["confidence"] < SURE:
                 self._read_tile(pv, tile, classes, under_pieces | under_coins)
-            del tile["_angle"]
+            for key in ("_angle", "_error", "_print"):
+                del tile[key]
+            tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
         found = tiles + standing + coins
         _mark_near_hands(found, hands, pv)
         return found
@@ -272,10 +282,11 @@ class PiecepackDetector:
         cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
         return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
 
-    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered, printed=None) -> None:
+    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
         """Match the tile's visible pixels: all faces coarsely (1 mm per pixel), then the best
-        few at full resolution, moved by up to a millimetre. The face's print is added to
-        `printed` when given, labelled with the suit class its ink shows where it is seen."""
+        few at full resolution, moved by up to a millimetre. Besides the SCENE.md fields, the
+        tile gets `_error` (of the match) and `_print` (the face's print, a patch labelled
+        with the suit class its ink shows where it is seen)."""
         n = self.profile.tiles["back"].shape[0]
         angle = tile["_angle"]
         xy = (tile["x"], tile["y"])
@@ -287,12 +298,12 @@ class PiecepackDetector:
         half = cv2.resize(big[SHIFT:-SHIFT, SHIFT:-SHIFT], (n // 2, n // 2), interpolation=cv2.INTER_AREA)
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
         first = _match(half, seen_half, self._tiles)
-        name, turn, conf = first[:3] if first[2] >= SURE else self._finalists(big, seen, first)
+        name, turn, conf, error = first[:4] if first[2] >= SURE else self._finalists(big, seen, first)
+        tile["_error"] = error
         label = _ink_class(cls, self._ink[name, turn], seen)
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
-        if printed is not None:
-            _paint(printed, self._ink[name, turn] * np.uint8(label), pv, xy, angle, pp.TILE_MM)
+        tile["_print"] = self._ink[name, turn] * np.uint8(label)
         tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
@@ -302,7 +313,6 @@ class PiecepackDetector:
             suit, rank = name.split("-")
             tile.update(face="up", suit=suit, rank=int(rank))
         tile["confidence"] = conf
-        tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
 
     def _half_turn(self, name: str, turn: int, cls: np.ndarray, label: int) -> int:
         """Of a face's `turn` and the opposite one, the one whose print shows in its colour
@@ -311,9 +321,9 @@ class PiecepackDetector:
         shown = [float(np.mean(cls[self._ink[name, t] > 0] == label)) for t in (turn, (turn + 2) % 4)]
         return (turn + 2) % 4 if shown[1] > shown[0] + HALF_TURN else turn
 
-    def _finalists(self, big: np.ndarray, seen: np.ndarray, first) -> tuple[str, int, float]:
+    def _finalists(self, big: np.ndarray, seen: np.ndarray, first) -> tuple[str, int, float, float]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
-        SHIFT pixels: (name, turn, confidence). Finalists are the faces the coarse match could
+        SHIFT pixels: (name, turn, confidence, error). Finalists are the faces the coarse match could
         not tell from the best, each at its best quarter turn and the opposite one (the art is
         nearly symmetric under a half turn: with the centre numeral hidden, a tile placed a
         millimetre off may match better turned round)."""
@@ -322,8 +332,8 @@ class PiecepackDetector:
         names, stack, squares = self._tiles_fine
         rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
         patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
-        name, half, conf = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))[:3]
-        return name, (close[name] + 2 * half) % 4, conf
+        name, half, conf, error = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))[:4]
+        return name, (close[name] + 2 * half) % 4, conf, error
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
@@ -479,6 +489,19 @@ def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
     suits = counts[list(SUIT_IDS)]
     best = int(np.argmax(suits))
     return SUIT_IDS[best] if suits[best] > 0.5 * max(1, int(suits.sum())) else 0
+
+
+def _skin(pv: PlaneView, tiles: list[dict], classes: np.ndarray, side: float) -> np.ndarray:
+    """0/1 view mask of the pixels, not suit-coloured, of the "tiles" no face or back explains
+    (match error above NOT_A_TILE): skin, a hand or an arm whose colour the profile takes for
+    the tiles' stock."""
+    skin = np.zeros(classes.shape, np.uint8)
+    for tile in tiles:
+        if tile["_error"] > NOT_A_TILE:
+            box = cv2.boxPoints((tuple(pv.px((tile["x"], tile["y"]))[0]), (side / pv.top.mm_per_px,) * 2, tile["_angle"]))
+            cv2.fillConvexPoly(skin, np.round(box).astype(np.int32), 1)
+    skin[(classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])] = 0
+    return skin
 
 
 def _own_print(printed: np.ndarray, classes: np.ndarray, blob: Blob) -> np.ndarray:
