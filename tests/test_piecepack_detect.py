@@ -1,6 +1,7 @@
 """Piecepack detection on the committed IceFloe and Iceberg sample images, against their truth."""
 import json
 import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -9,9 +10,12 @@ import cv2
 import pytest
 
 from calibration.calibfile import load
+from calibration.layout import cards_layout
 from referee.scene import scene_from_dict
 from vision.detector import Detector
+from vision.piecepack import samples
 from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
+from vision.render import random_config, render
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
@@ -121,3 +125,24 @@ def test_detect_command_prints_an_icefloe_scene_the_referee_reads(tmp_path):
                            text=True, cwd=ROOT)
     report = json.loads(check.stdout)
     assert set(report["status"]["floes"]) == {t.id for t in scene.of_type("tile")}
+
+
+def test_a_pyramid_over_its_own_suits_hidden_numeral_is_read_from_its_outline():
+    """Held-out image 10 of `icetable render --samples DIR --base-seed 11000` (rendered here):
+    arms-B stands on arms-4, hiding most of the centre numeral; the tile's half turn was read
+    wrong, so the numeral's visible ends were taken for the pyramid (read as C)."""
+    seed, i = 6000 + 11000 + 10, 9
+    rng = random.Random(seed)
+    truth = samples.scene_for("icefloe", i, rng)
+    cam = samples.camera(rng, truth.area)
+    config = random_config(seed, truth.area, samples.SIZE, light=samples.LIGHTS[i % 4], camera=cam)
+    ok, jpeg = cv2.imencode(".jpg", render(truth, cards_layout(*truth.area), config).image,
+                            [cv2.IMWRITE_JPEG_QUALITY, samples.JPEG_QUALITY])
+    frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    detected = Detector(samples.calibration(cam, truth.area)).detect(frame, "icefloe")
+    on_own = [p for p in truth.of_type("pp_pyramid")
+              if any(t.suit == p.suit and math.hypot(t.x - p.x, t.y - p.y) < 4 for t in truth.of_type("tile"))]
+    assert "arms-B" in {p.id for p in on_own}
+    mistakes = score(truth, detected).mistakes
+    assert not [m for m in mistakes if m.split(":")[0] in {p.id for p in on_own}], mistakes
+    assert not mistakes, mistakes
