@@ -36,13 +36,18 @@ MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after a
 PALE = ("white", "clear")
 ISLAND_COLOURS = ("black", "white")   # Ice Pirates: the opaque stashes the islands are nests of
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
-# A white standing pyramid's faces turned from the light look like the table: only one face
-# (base corners 0, 1 and the apex) or two (corners 0, 1, 2) may show. Tried for white blobs.
-LIT_FACES = {"lit1": (0, 1), "lit2": (0, 1, 2)}
-PARTLY_LIT = tuple((pose, size) for size in (1, 2, 3) for pose in LIT_FACES)
+# A white pyramid's faces turned from the light look like the table (or darker, on light card):
+# only the lit faces may show. Standing: one face (base corners 0, 1 and the apex) or two
+# (corners 0, 1, 2). Lying (corners 0, 1 on the table, 2, 3 raised, 4 the tip): the upper face
+# and the side face over corner 0 or 1. Tried for white blobs no whole pyramid fits well.
+LIT_FACES = {"lit1": ("standing", (0, 1, 4)), "lit2": ("standing", (0, 1, 2, 4)),
+             "side0": ("lying", (0, 2, 3, 4)), "side1": ("lying", (1, 2, 3, 4))}
+PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose, (of, _) in LIT_FACES.items() if of == whole)
+                   for whole in ("standing", "lying"))   # each group refines its own best few
 WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel is table (or shadow)
-PARTLY_LIT_IOU = 0.75       # ... when no whole pyramid overlaps a white blob this well
-_STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_FACES}}
+PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
+_STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose, (of, _) in LIT_FACES.items()
+                                   if of == "standing"}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
@@ -60,7 +65,7 @@ class Known:
 
     def allows(self, hypothesis: tuple) -> bool:
         pose, size = hypothesis
-        return size in self.sizes and ("standing" if pose in LIT_FACES else pose) in self.poses
+        return size in self.sizes and whole_pose(pose) in self.poses
 
 
 @dataclass
@@ -81,6 +86,11 @@ def _moments(poly: np.ndarray) -> tuple[float, np.ndarray, float]:
     return area, c, 0.5 * math.degrees(math.atan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
 
 
+def whole_pose(pose: str) -> str:
+    """'standing' or 'lying': the pose of a hypothesis of which only some faces show."""
+    return LIT_FACES[pose][0] if pose in LIT_FACES else pose
+
+
 def _wrap90(a: float) -> float:
     return (a + 90.0) % 180.0 - 90.0
 
@@ -96,8 +106,8 @@ class PyramidFitter:
             standing = standing_pyramid(0.0, 0.0, base, height).vertices
             self.local["standing", size] = standing
             self.local["lying", size] = lying_pyramid(0.0, 0.0, 0.0, base, height).vertices
-            for pose, corners in LIT_FACES.items():     # only the faces toward the light show
-                self.local[pose, size] = standing[list(corners) + [4]]
+            for pose, (whole, corners) in LIT_FACES.items():     # only the faces toward the light show
+                self.local[pose, size] = self.local[whole, size][list(corners)]
         # a vertex at height z lands on the table at p * (1 + t) - t * camera, t = z / (cz - z)
         cx, cy, cz = view.camera
         self._projection = {}
@@ -117,7 +127,7 @@ class PyramidFitter:
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
             iterations: int = 3) -> tuple[float, float, float]:
         """Position and angle that align the silhouette's centroid (and axis, lying) with the blob's."""
-        if pose != "lying":
+        if whole_pose(pose) != "lying":
             a, b, angle = blob_c[0], blob_c[1], start
         else:
             u = np.array([math.cos(math.radians(start)), math.sin(math.radians(start))])
@@ -125,7 +135,7 @@ class PyramidFitter:
             angle = start
         for _ in range(iterations):
             _, c, axis = _moments(self.silhouette(pose, size, a, b, angle))
-            if pose == "lying":
+            if whole_pose(pose) == "lying":
                 turn = _wrap90(blob_axis - axis)
                 angle += turn
                 rad = math.radians(turn)
@@ -281,17 +291,20 @@ class PyramidClassifier:
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
         found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
-        if level is not None and (found is None or overlap(*found[1:]) < PARTLY_LIT_IOU):
-            lit = self._choose([h for h in PARTLY_LIT if known.allows(h)], *args)
+        for group in PARTLY_LIT if level is not None else ():
+            if found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
+                break
+            lit = self._choose([h for h in group if known.allows(h)], *args)
             if lit is not None and (found is None or lit[0] > found[0]):
                 found = lit
         if found is None:
             return None
         _, pose, size, params = found
         iou, mask = self._iou(fitter, part, box, pose, size, params)
-        if pose in LIT_FACES:       # the piece covers its unlit faces too
-            mask = self._iou(fitter, part, box, "standing", size, params)[1]
-        fields = {"type": "pyramid", "size": size, "pose": "lying" if pose == "lying" else "standing",
+        pose = whole_pose(pose)
+        if found[1] in LIT_FACES:       # the piece covers its unlit faces too
+            mask = self._iou(fitter, part, box, pose, size, params)[1]
+        fields = {"type": "pyramid", "size": size, "pose": pose,
                   "x": round(params[0], 1), "y": round(params[1], 1)}
         if pose == "lying":
             fields["heading"] = round(params[2] % 360, 1) % 360  # 359.96 rounds to 360.0
