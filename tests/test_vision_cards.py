@@ -165,3 +165,25 @@ def test_white_treasures_lying_on_a_white_card_are_found_lying():
         s = score(_scene(pieces), _detect(pieces, _camera((60.0, 40.0)), light=light)[1])
         right += s.all_right - s.extra
     assert right >= 15
+
+
+def test_pale_cargo_on_a_home_not_owned_by_clear_is_white_treasure():
+    # a home holds its owner's pieces and treasure (black or white): on the red home a piece
+    # read as clear is white treasure and does not vote for the card's owner; on the clear
+    # home it stays clear
+    from vision.cards import Card
+    from vision.pyramids import Found
+    cam = _camera()
+    detector = Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+    view = detector.top_view(render(_scene([]), LAYOUT, RenderConfig(camera=cam)).image)
+    cards = [Card(200.0, 180.0, 148.0, 105.0, 0.0), Card(500.0, 300.0, 148.0, 105.0, 0.0)]
+    mask = np.ones((3, 3), np.uint8)
+
+    def found(colour, x, y):
+        return Found({"type": "pyramid", "color": colour, "size": 1, "pose": "lying", "x": x, "y": y,
+                      "heading": 0.0}, mask, (0, 0), 1.0)
+    ships = [found("red", 300.0, 180.0), found("clear", 600.0, 300.0)]
+    cargo = [found("clear", 190.0, 170.0), found("clear", 210.0, 190.0), found("clear", 500.0, 300.0)]
+    homes = detector._cards(view, cards, ships + cargo, {id(f) for f in cargo})
+    assert [h.fields["owner"] for h in homes] == ["red", "clear"]
+    assert [f.fields["color"] for f in cargo] == ["white", "white", "clear"]

@@ -241,6 +241,12 @@ def on_cards(labels: np.ndarray, n: int, cards: list[Card], view: TopView) -> np
     return on > 0.5 * np.maximum(total, 1)
 
 
+def card_under(cards: list[Card], x: float, y: float) -> int | None:
+    """The index of the card the table point (x, y) mm lies on, or None."""
+    point = shapely.Point(x, y)
+    return next((k for k, card in enumerate(cards) if shapely.Polygon(card.corners()).contains(point)), None)
+
+
 def owners(cards: list[Card], pieces: list[dict], islands: tuple, colours: tuple,
            dims: Dimensions = DEFAULT) -> list[tuple[str, bool]]:
     """(owner, guessed) per card. The camera cannot read a plain card's owner: a player's ships

@@ -19,7 +19,7 @@ from calibration.calibfile import Calibration
 from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
-from vision.cards import Card, find_cards, flatten, on_cards, owners
+from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.pyramids import ISLAND_COLOURS, Found, PyramidClassifier
 from vision.segment import Segmentation, segment
 from vision.topview import rectify
@@ -87,7 +87,7 @@ class Detector:
                 view = replace(view, image=flatten(view, cards))
         seg = segment(view.image, view.mm_per_px, self.calibration.colors, printed)
         found, cargo = self._classify(view, seg, game, cards)
-        found += self._cards(view, cards, [f.fields for f in found])
+        found += self._cards(view, cards, found, cargo)
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         counts: Counter = Counter()
         pieces = []
@@ -120,11 +120,19 @@ class Detector:
         cargo = [f for c in self.classifiers for f in c.detect(view, _only(seg, deck), colours, "")]
         return sea + cargo, {id(f) for f in cargo}
 
-    def _cards(self, view, cards: list[Card], pieces: list[dict]) -> list[Found]:
-        """The cards as found pieces, each owned by the colour of the pyramids touching it."""
+    def _cards(self, view, cards: list[Card], pieces: list[Found], cargo: set) -> list[Found]:
+        """The cards as found pieces, each owned by the colour of the pyramids touching it.
+        Cargo read as clear does not vote (white treasure on white card stock looks alike), and
+        on a card not owned by clear it is white: a home holds its owner's pieces and treasure."""
+        pale = [f for f in pieces if id(f) in cargo and f.fields.get("color") == "clear"]
+        owned = owners(cards, [f.fields for f in pieces if not any(f is q for q in pale)], ISLAND_COLOURS,
+                       self.calibration.colors.names, self.dims)
+        for item in pale:
+            k = card_under(cards, item.fields["x"], item.fields["y"])
+            if k is not None and owned[k][0] != "clear":
+                item.fields["color"] = "white"
         found = []
-        for card, (owner, guessed) in zip(cards, owners(cards, pieces, ISLAND_COLOURS,
-                                                        self.calibration.colors.names, self.dims)):
+        for card, (owner, guessed) in zip(cards, owned):
             mask = card.mask(view)
             x, y, w, h = cv2.boundingRect(mask)
             fields = {"type": "card", "owner": owner, "x": round(card.x, 1), "y": round(card.y, 1),
