@@ -3,6 +3,7 @@ around them, owned by the colour of the ships touching them, and scored."""
 import random
 import zlib
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,9 +15,9 @@ from referee.scene import scene_from_dict
 from vision.camera import intrinsics, looking_at
 from vision.detector import Detector
 from vision.evaluation import score
-from vision.render import HandConfig, LightConfig, RenderConfig, render
+from vision.render import HandConfig, LightConfig, RenderConfig, random_config, render
 from vision.render.pieces import CARD_STOCKS
-from vision.samples import AREAS, icepirates_scene
+from vision.samples import AREAS, CAMERAS, JPEG_QUALITY, icepirates_scene
 
 AREA = AREAS["icepirates"]
 LAYOUT = cards_layout(*AREA)
@@ -187,3 +188,20 @@ def test_pale_cargo_on_a_home_not_owned_by_clear_is_white_treasure():
     homes = detector._cards(view, cards, ships + cargo, {id(f) for f in cargo})
     assert [h.fields["owner"] for h in homes] == ["red", "clear"]
     assert [f.fields["color"] for f in cargo] == ["white", "white", "clear"]
+
+
+def test_clear_ships_touching_a_white_home_do_not_widen_it():
+    # held-out image 6 of `icetable render --samples DIR --base-seed 15000`, rendered here: clear
+    # plastic is as light and colourless as white card stock, and the clear ships touching the
+    # clear player's home widened its region until the card was lost
+    seed = 15506
+    truth = icepirates_scene(random.Random(seed), AREA)
+    size, hfov = CAMERAS["cam720"]
+    config = random_config(seed, AREA, size, light="warm", hands=0, hfov=hfov)
+    ok, jpeg = cv2.imencode(".jpg", render(truth, LAYOUT, config).image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    cam = config.camera
+    detector = Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+    found = detector.detect(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), "icepirates")
+    s = score(truth, found)
+    assert (s.cards, s.cards_found, s.card_extra) == (2, 2, 0)
+    assert max(s.card_position_mm) < 1.5

@@ -1,9 +1,9 @@
 """Ice Pirates home cards (postcards) in a top view: find them, then flatten them into the cloth.
 
 A card is a large, flat, near-rectangular region of a postcard's size that differs from the
-cloth (plain card stock is lighter than a play cloth). It is found on a ratio to a median wider
-than a card (so the median is the cloth's), with pieces on it filled in and pieces touching it
-opened away; each edge is then placed where the brightness steps along profiles across it (the
+cloth (plain card stock is lighter than a play cloth, and smooth). It is found on a ratio to a
+median wider than a card (so the median is the cloth's), with textured parts (pale plastic) left
+out, pieces on it filled in and pieces touching it opened away; each edge is then placed where the brightness steps along profiles across it (the
 median over the profiles, so pieces and shadows crossing part of an edge do not move it; a
 shadow darkens card and cloth alike, so in log brightness the step stays).
 
@@ -33,6 +33,8 @@ SIZE_TOLERANCE = 0.3         # each side may differ from the expected by this sh
 CLOTH_WINDOW = 250.0         # mm: a median this wide over a card is the cloth's
 ROUGH = 4.0                  # mm per pixel of the search for card regions
 CONTRAST = math.log(1.05)    # level (log, gamma-encoded) over the cloth's that may be card stock
+TEXTURE = 0.05               # log grey standard deviation over TEXTURE_WINDOW above which it is not
+TEXTURE_WINDOW = 5.0         # mm (plain stock is smooth; clear plastic, as light, has edges and glints)
 STOCK_CHROMA = 0.1           # log chroma off the cloth's under which it may be card stock
 CORE = 31.0                  # mm: an opening this wide removes pieces, not a card
 RECTANGULAR = 0.7            # share of its rectangle a card's region fills (pieces touching it bulge)
@@ -94,7 +96,8 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     level = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma = cv2.max(cv2.max(cv2.absdiff(ratio[..., 0], level), cv2.absdiff(ratio[..., 1], level)),
                      cv2.absdiff(ratio[..., 2], level))
-    stock = (level > CONTRAST) & (chroma < STOCK_CHROMA) & (arm_regions(logs, s) == 0)
+    stock = (level > CONTRAST) & (chroma < STOCK_CHROMA) & (arm_regions(logs, s) == 0) \
+        & (_textured(view, small.shape[1::-1]) == 0)
     if ignore is not None:
         stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
     k = int(CORE / s) | 1
@@ -121,6 +124,18 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
                                            for got, want in zip((card.width, card.height), expected)):
             cards.append(card)
     return cards
+
+
+def _textured(view: TopView, size: tuple[int, int]) -> np.ndarray:
+    """uint8 0/1 mask, at `size`, of where the view is textured like a piece, not card stock:
+    pale pieces touching a card would otherwise widen its region. A card's own edge, a thin
+    line at this scale, is opened away."""
+    grey = cv2.log(cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32) + 2.0)
+    k = max(3, int(TEXTURE_WINDOW / view.mm_per_px) | 1)
+    mean, square = cv2.blur(grey, (k, k)), cv2.blur(grey * grey, (k, k))
+    spread = cv2.sqrt(cv2.max(square - mean * mean, 0.0))
+    rough = (cv2.resize(spread, size, interpolation=cv2.INTER_AREA) > TEXTURE).astype(np.uint8)
+    return cv2.morphologyEx(rough, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def linear_grey(image: np.ndarray) -> np.ndarray:
