@@ -42,12 +42,13 @@ HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "
 # and the side face over corner 0 or 1. Tried for white blobs no whole pyramid fits well.
 LIT_FACES = {"lit1": ("standing", (0, 1, 4)), "lit2": ("standing", (0, 1, 2, 4)),
              "side0": ("lying", (0, 2, 3, 4)), "side1": ("lying", (1, 2, 3, 4))}
-PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose, (of, _) in LIT_FACES.items() if of == whole)
-                   for whole in ("standing", "lying"))   # each group refines its own best few
+LIT_POSES = {whole: tuple(pose for pose, (of, _) in LIT_FACES.items() if of == whole)
+             for whole in ("standing", "lying")}
+PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses)
+                   for poses in LIT_POSES.values())   # each group refines its own best few
 WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel is table (or shadow)
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
-_STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose, (of, _) in LIT_FACES.items()
-                                   if of == "standing"}}
+_STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
@@ -127,7 +128,8 @@ class PyramidFitter:
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
             iterations: int = 3) -> tuple[float, float, float]:
         """Position and angle that align the silhouette's centroid (and axis, lying) with the blob's."""
-        if whole_pose(pose) != "lying":
+        lying = whole_pose(pose) == "lying"
+        if not lying:
             a, b, angle = blob_c[0], blob_c[1], start
         else:
             u = np.array([math.cos(math.radians(start)), math.sin(math.radians(start))])
@@ -135,7 +137,7 @@ class PyramidFitter:
             angle = start
         for _ in range(iterations):
             _, c, axis = _moments(self.silhouette(pose, size, a, b, angle))
-            if whole_pose(pose) == "lying":
+            if lying:
                 turn = _wrap90(blob_axis - axis)
                 angle += turn
                 rad = math.radians(turn)
@@ -299,10 +301,10 @@ class PyramidClassifier:
                 found = lit
         if found is None:
             return None
-        _, pose, size, params = found
-        iou, mask = self._iou(fitter, part, box, pose, size, params)
-        pose = whole_pose(pose)
-        if found[1] in LIT_FACES:       # the piece covers its unlit faces too
+        _, hypothesis, size, params = found
+        iou, mask = self._iou(fitter, part, box, hypothesis, size, params)
+        pose = whole_pose(hypothesis)
+        if hypothesis != pose:       # the piece covers its unlit faces too
             mask = self._iou(fitter, part, box, pose, size, params)[1]
         fields = {"type": "pyramid", "size": size, "pose": pose,
                   "x": round(params[0], 1), "y": round(params[1], 1)}
