@@ -3,9 +3,10 @@
 A card is a large, flat, near-rectangular region of a postcard's size that differs from the
 cloth (plain card stock is lighter than a play cloth, and smooth). It is found on a ratio to a
 median wider than a card (so the median is the cloth's), with textured parts (pale plastic) left
-out, pieces on it filled in and pieces touching it opened away; each edge is then placed where the brightness steps along profiles across it (the
-median over the profiles, so pieces and shadows crossing part of an edge do not move it; a
-shadow darkens card and cloth alike, so in log brightness the step stays).
+out, pieces on it filled in and pieces touching it opened away; each edge is then placed where
+the brightness steps along profiles across it (the median over the profiles, so pieces and
+shadows crossing part of an edge do not move it; a shadow darkens card and cloth alike, so in
+log brightness the step stays).
 
 Pieces on a card must be seen against the card, not the cloth: `flatten` rescales the card's
 pixels by cloth / card, so the card looks like cloth to the segmentation (whose empty table is a
@@ -96,8 +97,9 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     level = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
     chroma = cv2.max(cv2.max(cv2.absdiff(ratio[..., 0], level), cv2.absdiff(ratio[..., 1], level)),
                      cv2.absdiff(ratio[..., 2], level))
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
     stock = (level > CONTRAST) & (chroma < STOCK_CHROMA) & (arm_regions(logs, s) == 0) \
-        & (_textured(view, small.shape[1::-1]) == 0)
+        & (_textured(gray, view.mm_per_px, small.shape[1::-1]) == 0)
     if ignore is not None:
         stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
     k = int(CORE / s) | 1
@@ -105,7 +107,7 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     area = expected[0] * expected[1] / s ** 2
-    grey = linear_grey(view.image)
+    grey = LINEAR[gray]     # linear light: a blurred edge is halfway up at the edge
     cards = []
     for index in range(1, n):
         if not (1 - SIZE_TOLERANCE) ** 2 * area < stats[index, cv2.CC_STAT_AREA] < (1 + SIZE_TOLERANCE) ** 2 * area:
@@ -126,21 +128,16 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     return cards
 
 
-def _textured(view: TopView, size: tuple[int, int]) -> np.ndarray:
-    """uint8 0/1 mask, at `size`, of where the view is textured like a piece, not card stock:
-    pale pieces touching a card would otherwise widen its region. A card's own edge, a thin
-    line at this scale, is opened away."""
-    grey = cv2.log(cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32) + 2.0)
-    k = max(3, int(TEXTURE_WINDOW / view.mm_per_px) | 1)
+def _textured(gray: np.ndarray, mm_per_px: float, size: tuple[int, int]) -> np.ndarray:
+    """uint8 0/1 mask, at `size`, of where the top view (`gray`, uint8) is textured like a
+    piece, not card stock: pale pieces touching a card would otherwise widen its region. A
+    card's own edge, a thin line at this scale, is opened away."""
+    grey = cv2.log(gray.astype(np.float32) + 2.0)
+    k = max(3, int(TEXTURE_WINDOW / mm_per_px) | 1)
     mean, square = cv2.blur(grey, (k, k)), cv2.blur(grey * grey, (k, k))
     spread = cv2.sqrt(cv2.max(square - mean * mean, 0.0))
     rough = (cv2.resize(spread, size, interpolation=cv2.INTER_AREA) > TEXTURE).astype(np.uint8)
     return cv2.morphologyEx(rough, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-
-
-def linear_grey(image: np.ndarray) -> np.ndarray:
-    """Grey level in linear light (float32 0..1): a blurred edge is halfway up at the edge."""
-    return LINEAR[cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)]
 
 
 def _upright(card: Card) -> Card:

@@ -125,8 +125,9 @@ class Detector:
         Cargo read as clear does not vote (white treasure on white card stock looks alike), and
         on a card not owned by clear it is white: a home holds its owner's pieces and treasure."""
         pale = [f for f in pieces if id(f) in cargo and f.fields.get("color") == "clear"]
-        owned = owners(cards, [f.fields for f in pieces if not any(f is q for q in pale)], ISLAND_COLOURS,
-                       self.calibration.colors.names, self.dims)
+        silent = {id(f) for f in pale}
+        voters = [f.fields for f in pieces if id(f) not in silent]
+        owned = owners(cards, voters, ISLAND_COLOURS, self.calibration.colors.names, self.dims)
         for item in pale:
             k = card_under(cards, item.fields["x"], item.fields["y"])
             if k is not None and owned[k][0] != "clear":
