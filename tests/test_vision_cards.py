@@ -33,10 +33,13 @@ def _camera(tilt=(0.0, 0.0)):
     return looking_at(K, (-0.08, 0.02, 0, 0, 0), (1280, 720), (350 + tilt[0], 250 + tilt[1], -1000), (350, 250, 0))
 
 
+def _detector(cam):
+    return Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+
+
 def _detect(pieces, cam, game="icepirates", **config):
     frame = render(_scene(pieces), LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.5, **config))
-    detector = Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
-    return frame, detector.detect(frame.image, game)
+    return frame, _detector(cam).detect(frame.image, game)
 
 
 def _card(owner, x, y, angle, size=(148.0, 105.0)):
@@ -175,7 +178,7 @@ def test_pale_cargo_on_a_home_not_owned_by_clear_is_white_treasure():
     from vision.cards import Card
     from vision.pyramids import Found
     cam = _camera()
-    detector = Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
+    detector = _detector(cam)
     view = detector.top_view(render(_scene([]), LAYOUT, RenderConfig(camera=cam)).image)
     cards = [Card(200.0, 180.0, 148.0, 105.0, 0.0), Card(500.0, 300.0, 148.0, 105.0, 0.0)]
     mask = np.ones((3, 3), np.uint8)
@@ -199,9 +202,7 @@ def test_clear_ships_touching_a_white_home_do_not_widen_it():
     size, hfov = CAMERAS["cam720"]
     config = random_config(seed, AREA, size, light="warm", hands=0, hfov=hfov)
     ok, jpeg = cv2.imencode(".jpg", render(truth, LAYOUT, config).image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    cam = config.camera
-    detector = Detector(Calibration(LAYOUT, cam.size, cam.K, cam.dist, "rendered", default_colors()))
-    found = detector.detect(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), "icepirates")
+    found = _detector(config.camera).detect(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), "icepirates")
     s = score(truth, found)
     assert (s.cards, s.cards_found, s.card_extra) == (2, 2, 0)
     assert max(s.card_position_mm) < 1.5

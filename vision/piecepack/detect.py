@@ -205,7 +205,7 @@ class PiecepackDetector:
         s = pv.top.mm_per_px
         hands = _hands(classes, s)
         classes[hands > 0] = pp.UNKNOWN
-        suited = _solid(((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255, s, 0.0)
+        suited = _solid(_suit_coloured(classes).astype(np.uint8) * 255, s, 0.0)
         tiles = self._tile_boxes(pv, classes, suited)
         under_coins = np.zeros(classes.shape, np.uint8)
         coins = self._coins_found(pv, classes, tiles, under_coins)
@@ -482,6 +482,11 @@ class PiecepackDetector:
         return fields
 
 
+def _suit_coloured(classes: np.ndarray) -> np.ndarray:
+    """Boolean mask of the pixels classed as one of the suits' colours."""
+    return (classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])
+
+
 def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
     """The suit class most of a tile's seen print shows (`cls`, `ink`, `seen`: its patches),
     0 when no suit class holds most of it."""
@@ -500,7 +505,7 @@ def _skin(pv: PlaneView, tiles: list[dict], classes: np.ndarray, side: float) ->
         if tile["_error"] > NOT_A_TILE:
             box = cv2.boxPoints((tuple(pv.px((tile["x"], tile["y"]))[0]), (side / pv.top.mm_per_px,) * 2, tile["_angle"]))
             cv2.fillConvexPoly(skin, np.round(box).astype(np.int32), 1)
-    skin[(classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])] = 0
+    skin[_suit_coloured(classes)] = 0
     return skin
 
 
@@ -603,8 +608,7 @@ def _hands(classes: np.ndarray, s: float) -> np.ndarray:
 def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:
     """0/1 mask of the solid suit-coloured areas that lie mostly outside `arm` (pieces standing
     beside it, not its edge), where they do."""
-    suited = ((classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])).astype(np.uint8) * 255
-    n, labels, stats, _ = _components(_solid(suited, s, 0.0))
+    n, labels, stats, _ = _components(_solid(_suit_coloured(classes).astype(np.uint8) * 255, s, 0.0))
     outside = labels * (arm == 0)
     keep = (np.bincount(outside.ravel(), minlength=n) * s * s >= MIN_PIECE_MM2).astype(np.uint8)
     keep[0] = 0
