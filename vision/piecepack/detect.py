@@ -23,6 +23,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from vision.piecepack import profile as pp
 from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw
 from vision.piecepack.solids import COIN_THICKNESS
+from vision.piecepack.stock import stock_colour
 from vision.piecepack.view import PlaneView, on_plane, raise_point
 
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
@@ -39,9 +40,10 @@ HAND_AREA = 3500.0         # mm^2: an area this large ...
 HAND_WIDTH = 24.0          # mm: ... and this wide (wider than any piece) is a hand or an arm
 HAND_REACH = 12.0          # mm: a piece this close to one may be partly under it
 HAND_EDGE = 3.0            # mm: the blur of an arm's outline at the resolution it is found
+SKIN_TINT = 0.06           # a tint (log ratio, brightness left out) this far from the cloth's is no cloth
 HALF_SIZE = {"tile": 25.4, "coin": 9.5}
 FRAGMENT = 0.08            # stock areas this large (share of a tile) may be parts of one tile
-TILE_BORDER_MM = 1.4       # stock hidden by the printed border, both sides of a tile
+MIN_TILE_SHARE = 0.3       # ... which, joined, show at least this much of it
 COIN_TURNS = 36
 TILE_FINALISTS = 6         # faces compared again at full resolution, the tile moved by up to
 SHIFT = 2                  # this many pixels, when the coarse match is less sure than
@@ -201,12 +203,12 @@ class PiecepackDetector:
     def detect(self, pv: PlaneView, game: str | None = None) -> list[dict]:
         """The pieces in the view, as SCENE.md fields (without ids). `game` narrows the standing
         pieces: IceFloe has only piecepack pyramids on its tiles, Iceberg has none at all."""
-        classes = self.profile.classify(pv.logratio)
         s = pv.top.mm_per_px
-        hands = _hands(classes, s)
+        classes = self.profile.classify(pv.logratio, stock_colour(pv.logratio, s, self.dims.tile))
+        hands = _hands(classes, pv.logratio, s)
         classes[hands > 0] = pp.UNKNOWN
         suited = _solid(_suit_coloured(classes).astype(np.uint8) * 255, s, 0.0)
-        tiles = self._tile_boxes(pv, classes, suited)
+        tiles = self._tile_boxes(pv, classes, suited | hands * 255)
         under_coins = np.zeros(classes.shape, np.uint8)
         coins = self._coins_found(pv, classes, tiles, under_coins)
         rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
@@ -250,7 +252,7 @@ class PiecepackDetector:
                                                          1.12 * side / s)
         out = []
         for group in groups:
-            if sum(areas[i] for i in group) < 0.4 * side * side:
+            if sum(areas[i] for i in group) < MIN_TILE_SHARE * side * side:
                 continue
             points = np.vstack([outlines[i] for i in group])
             (cx, cy), (w, h), angle = cv2.minAreaRect(points)
@@ -580,13 +582,16 @@ def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
     return float(col), float(row)
 
 
-def _hands(classes: np.ndarray, s: float) -> np.ndarray:
+def _hands(classes: np.ndarray, logratio: np.ndarray, s: float) -> np.ndarray:
     """Hands and arms: areas of anything but cloth and tile stock wider than any piece (what
     survives an opening by a HAND_WIDTH disc, at a quarter of the resolution) and larger than
-    HAND_AREA. uint8 mask of their pixels."""
+    HAND_AREA. Skin as bright as the cloth may be classed as cloth: what is tinted unlike the
+    cloth (SKIN_TINT), at any brightness, is not cloth here. uint8 mask of their pixels."""
     things = ((classes != pp.CLASSES.index("cloth")) & (classes != STOCK)).astype(np.uint8) * 255
     h, w = things.shape
     small = cv2.resize(things, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 64
+    stock = cv2.resize((classes == STOCK).astype(np.uint8) * 255, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 128
+    small |= (_tint(cv2.resize(logratio, (w // 4, h // 4), interpolation=cv2.INTER_AREA)) > SKIN_TINT) & ~stock
     wide = cv2.morphologyEx(small.astype(np.uint8), cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
     n, labels, stats, _ = _components(wide)
     big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA)[0] + 1
@@ -603,6 +608,12 @@ def _hands(classes: np.ndarray, s: float) -> np.ndarray:
     edge = cv2.dilate(arms[y0:y1, x0:x1], _disc(HAND_EDGE, s))
     hands[y0:y1, x0:x1] &= ~_beside(classes[y0:y1, x0:x1], edge, s)
     return hands
+
+
+def _tint(logratio: np.ndarray) -> np.ndarray:
+    """How far each pixel's colour lies from the cloth's, its brightness left out (the length
+    of its log ratio less the mean over the channels): a shadow is untinted, skin is not."""
+    return np.linalg.norm(logratio - logratio.mean(axis=2, keepdims=True), axis=2)
 
 
 def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:

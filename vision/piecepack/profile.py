@@ -50,22 +50,25 @@ class Profile:
     def __post_init__(self):
         self._luts = None
 
-    def classify(self, logratio: np.ndarray) -> np.ndarray:
+    def classify(self, logratio: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
         """Class index per pixel (uint8, `UNKNOWN` when no class explains it). Cloth is judged
         on the log ratio to the cloth itself; everything else after moving the frame's colours
-        so that its tile stock has the profile's colour (white balance on the tiles), which
-        cancels a cloth or a light unlike the enrolment's."""
+        so that its tile stock (`stock`, the frame's stock colour, when known) has the
+        profile's colour (white balance on the tiles), which cancels a cloth or a light unlike
+        the enrolment's."""
         if self._luts is None:
             self._luts = self._make_luts()
         cloth_score, object_score, objects = self._luts
-        raw, shifted = _bins(logratio), _bins(logratio, self.stock_shift(logratio))
+        shift = self.stock_shift(logratio) if stock is None else stock - self.colors.means[self.colors.names.index("stock")]
+        raw, shifted = _bins(logratio), _bins(logratio, shift)
         is_cloth = np.take(cloth_score, raw) < np.take(object_score, shifted)
         return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), np.take(objects, shifted))
 
     def stock_shift(self, logratio: np.ndarray) -> np.ndarray:
-        """How far (log ratio per channel) the frame's tile stock lies from the profile's: the
-        stock is the brightest large area (the tiles; the mat's white paper is brighter still
-        but small). Zero when the frame shows too little of it."""
+        """How far (log ratio per channel) the frame's tile stock lies from the profile's, for a
+        frame where no tile's shape is seen (`vision.piecepack.stock`): the stock is taken to
+        be the brightest large area (the tiles; the mat's white paper is brighter still but
+        small). Zero when the frame shows too little of it."""
         mean = self.colors.means[self.colors.names.index("stock")]
         pixels = logratio[::4, ::4].reshape(-1, 3).astype(np.float64)
         level = pixels.mean(axis=1)
