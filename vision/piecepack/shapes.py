@@ -170,7 +170,7 @@ class Fitter:
         """Fits of the plausible shapes, best first: the best shape's yaw is searched, the next
         two are scored at that yaw."""
         ratios = {shape: self.area_of(shape, yaw0) / self.area for shape in shapes}
-        plausible = sorted((abs(np.log(r)), shape) for shape, r in ratios.items() if 0.6 < r < 1.6)
+        plausible = sorted(((abs(np.log(r)), shape) for shape, r in ratios.items() if 0.6 < r < 1.6), key=lambda p: p[0])
         fits = [self.score(shape, *self.place(shape, yaw0), yaw0) for _, shape in plausible[:CANDIDATES]]
         if not fits:
             return []
