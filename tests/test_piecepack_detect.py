@@ -127,22 +127,49 @@ def test_detect_command_prints_an_icefloe_scene_the_referee_reads(tmp_path):
     assert set(report["status"]["floes"]) == {t.id for t in scene.of_type("tile")}
 
 
-def test_a_pyramid_over_its_own_suits_hidden_numeral_is_read_from_its_outline():
-    """Held-out image 10 of `icetable render --samples DIR --base-seed 11000` (rendered here):
-    arms-B stands on arms-4, hiding most of the centre numeral; the tile's half turn was read
-    wrong, so the numeral's visible ends were taken for the pyramid (read as C)."""
-    seed, i = 6000 + 11000 + 10, 9
+def _held_out(base_seed: int, number: int):
+    """IceFloe image `number` of `icetable render --samples DIR --base-seed base_seed`, rendered
+    here: (truth, what the detector reads from its JPEG, ids the arm hides)."""
+    seed, i = 6000 + base_seed + number, number - 1
     rng = random.Random(seed)
     truth = samples.scene_for("icefloe", i, rng)
     cam = samples.camera(rng, truth.area)
-    config = random_config(seed, truth.area, samples.SIZE, light=samples.LIGHTS[i % 4], camera=cam)
-    ok, jpeg = cv2.imencode(".jpg", render(truth, cards_layout(*truth.area), config).image,
-                            [cv2.IMWRITE_JPEG_QUALITY, samples.JPEG_QUALITY])
+    config = random_config(seed, truth.area, samples.SIZE, light=samples.LIGHTS[i % 4], camera=cam,
+                           hands=int(i % 6 == 5))
+    drawn = render(truth, cards_layout(*truth.area), config)
+    ok, jpeg = cv2.imencode(".jpg", drawn.image, [cv2.IMWRITE_JPEG_QUALITY, samples.JPEG_QUALITY])
     frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    detected = Detector(samples.calibration(cam, truth.area)).detect(frame, "icefloe")
+    return truth, Detector(samples.calibration(cam, truth.area)).detect(frame, "icefloe"), tuple(drawn.hidden)
+
+
+def test_a_pyramid_over_its_own_suits_hidden_numeral_is_read_from_its_outline():
+    """Held-out image 10 of seed 11000: arms-B stands on arms-4, hiding most of the centre
+    numeral; the tile's half turn was read wrong, so the numeral's visible ends were taken for
+    the pyramid (read as C)."""
+    truth, detected, _ = _held_out(11000, 10)
     on_own = [p for p in truth.of_type("pp_pyramid")
               if any(t.suit == p.suit and math.hypot(t.x - p.x, t.y - p.y) < 4 for t in truth.of_type("tile"))]
     assert "arms-B" in {p.id for p in on_own}
     mistakes = score(truth, detected).mistakes
     assert not [m for m in mistakes if m.split(":")[0] in {p.id for p in on_own}], mistakes
     assert not mistakes, mistakes
+
+
+def test_a_cloth_nearly_as_pale_as_the_tiles_leaves_the_tiles_found_by_their_shape():
+    """Held-out image 5 of seed 15000, daylight on a pale cloth: the tiles cover less of the
+    view than the brightest quarter the old white balance looked in, so none was applied and
+    the tiles were classed as unknown (30 pieces missed). Their stock is found as squares."""
+    truth, detected, hidden = _held_out(15000, 5)
+    assert not hidden and len(truth.of_type("tile")) >= 15
+    assert not score(truth, detected).mistakes
+
+
+def test_an_arm_brighter_than_the_tiles_does_not_take_their_white_balance():
+    """Held-out image 6 of seed 15000, warm light: a pale arm covers more of the view than the
+    tiles and is brighter, so the old white balance was taken on the skin and every tile was
+    classed as suns (pieces read as dice, 18 missed and 17 extra)."""
+    truth, detected, hidden = _held_out(15000, 6)
+    assert hidden
+    seen = score(truth, detected, hidden)
+    assert seen.missing == 0 and seen.extra == 0, seen.mistakes
+    assert len(seen.mistakes) <= 1, seen.mistakes       # a moons pyramid in the arm's shadow may read one letter small
