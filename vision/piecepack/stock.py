@@ -21,6 +21,8 @@ SIDE = (0.8, 1.15)         # a square's sides, as a share of the tile's inner si
 AREA = (0.6, 1.3)          # its area, as a share of the inner side squared
 FILL = 0.85                # share of its bounding rectangle it fills (holes in it filled)
 EDGE_SHARE = 25            # percentile of a square's pixel levels below which they are its edge
+SAMPLES = 4000             # the squares' pixels the colour is taken from (at most about this many)
+MEAN = np.full((1, 3), 1 / 3, np.float32)     # a pixel's level: the mean of its channels
 
 
 def tile_squares(level: np.ndarray, side_mm: float) -> tuple[np.ndarray, int]:
@@ -55,11 +57,18 @@ def _is_square(contour: np.ndarray, inner: float, shape: tuple) -> bool:
 
 def stock_colour(logratio: np.ndarray, mm_per_px: float, side_mm: float) -> np.ndarray | None:
     """The tiles' stock colour (log ratio per channel) from the tile-shaped squares of the
-    view, their blurred edges left out; None when the view shows none."""
-    small = cv2.resize(logratio, None, fx=mm_per_px / STEP_MM, fy=mm_per_px / STEP_MM, interpolation=cv2.INTER_AREA)
-    squares, count = tile_squares(small.mean(axis=2), side_mm)
+    view (a sample of SAMPLES of their pixels, the blurred edges left out); None when the view
+    shows none."""
+    k = STEP_MM / mm_per_px
+    level = cv2.resize(cv2.transform(logratio, MEAN), None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+    squares, count = tile_squares(level, side_mm)
     if not count:
         return None
-    pixels = small[squares > 0]
-    level = pixels.mean(axis=1)
-    return np.median(pixels[level >= np.percentile(level, EDGE_SHARE)], axis=0).astype(np.float32)
+    rows, cols = np.nonzero(squares)
+    step = max(1, len(rows) // SAMPLES)
+    rows, cols = rows[::step], cols[::step]
+    lit = level[rows, cols] >= np.percentile(level[rows, cols], EDGE_SHARE)
+    h, w = logratio.shape[:2]
+    pixels = logratio[np.minimum((rows[lit] * k + k / 2).astype(int), h - 1),
+                      np.minimum((cols[lit] * k + k / 2).astype(int), w - 1)]
+    return np.median(pixels, axis=0).astype(np.float32)
