@@ -617,9 +617,10 @@ def _tint(logratio: np.ndarray) -> np.ndarray:
 
 
 def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:
-    """0/1 mask of the solid suit-coloured areas that lie mostly outside `arm` (pieces standing
-    beside it, not its edge), where they do."""
-    n, labels, stats, _ = _components(_solid(_suit_coloured(classes).astype(np.uint8) * 255, s, 0.0))
+    """0/1 mask of the solid suit-coloured or coin-wood areas that lie mostly outside `arm`
+    (pieces beside it, not its edge), where they do."""
+    pieces = _suit_coloured(classes) | (classes == COIN)
+    n, labels, stats, _ = _components(_solid(pieces.astype(np.uint8) * 255, s, 0.0))
     outside = labels * (arm == 0)
     keep = (np.bincount(outside.ravel(), minlength=n) * s * s >= MIN_PIECE_MM2).astype(np.uint8)
     keep[0] = 0
