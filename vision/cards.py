@@ -26,7 +26,7 @@ from calibration.colors import GAMMA, linear_levels
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
-from vision.segment import arm_regions, fill_holes
+from vision.segment import arm_regions, chroma_of, fill_holes, level_of
 from vision.topview import TopView
 
 CARD_SIZE = (148.0, 105.0)   # mm: a postcard, the expected home card
@@ -94,9 +94,8 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     cloth = cv2.medianBlur(small, min(int(CLOTH_WINDOW / s) | 1, 255))
     logs = cv2.log(small.astype(np.float32) + 2.0)
     ratio = logs - cv2.log(cloth.astype(np.float32) + 2.0)
-    level = cv2.transform(ratio, np.full((1, 3), 1 / 3, np.float32))
-    chroma = cv2.max(cv2.max(cv2.absdiff(ratio[..., 0], level), cv2.absdiff(ratio[..., 1], level)),
-                     cv2.absdiff(ratio[..., 2], level))
+    level = level_of(ratio)
+    chroma = chroma_of(ratio, level)
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
     stock = (level > CONTRAST) & (chroma < STOCK_CHROMA) & (arm_regions(logs, s) == 0) \
         & (_textured(gray, view.mm_per_px, small.shape[1::-1]) == 0)

@@ -57,11 +57,16 @@ def level_of(features: np.ndarray) -> np.ndarray:
     return cv2.transform(features, np.full((1, 3), 1 / 3, np.float32))
 
 
+def chroma_of(features: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """How far the most coloured channel lies from the mean of the three (`level`)."""
+    return cv2.max(cv2.max(cv2.absdiff(features[..., 0], level), cv2.absdiff(features[..., 1], level)),
+                   cv2.absdiff(features[..., 2], level))
+
+
 def foreground_mask(features: np.ndarray) -> np.ndarray:
     """Pixels that are not the table (nor a shadow on it), holes filled. uint8 0/255."""
     level = level_of(features)
-    chroma = cv2.max(cv2.max(cv2.absdiff(features[..., 0], level), cv2.absdiff(features[..., 1], level)),
-                     cv2.absdiff(features[..., 2], level))
+    chroma = chroma_of(features, level)
     bright = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT)
     coloured = cv2.compare(chroma, CHROMA, cv2.CMP_GT)
     # dark pieces: a lamp's reflection on black plastic is about as bright as the table

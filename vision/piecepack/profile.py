@@ -59,17 +59,19 @@ class Profile:
         if self._luts is None:
             self._luts = self._make_luts()
         cloth_score, object_score, objects = self._luts
-        shift = self.stock_shift(logratio) if stock is None else stock - self.colors.means[self.colors.names.index("stock")]
-        raw, shifted = _bins(logratio), _bins(logratio, shift)
+        raw, shifted = _bins(logratio), _bins(logratio, self.stock_shift(logratio, stock))
         is_cloth = np.take(cloth_score, raw) < np.take(object_score, shifted)
         return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), np.take(objects, shifted))
 
-    def stock_shift(self, logratio: np.ndarray) -> np.ndarray:
-        """How far (log ratio per channel) the frame's tile stock lies from the profile's, for a
-        frame where no tile's shape is seen (`vision.piecepack.stock`): the stock is taken to
-        be the brightest large area (the tiles; the mat's white paper is brighter still but
-        small). Zero when the frame shows too little of it."""
+    def stock_shift(self, logratio: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
+        """How far (log ratio per channel) the frame's tile stock (`stock`, its colour when
+        known) lies from the profile's. In a frame where no tile's shape is seen
+        (`vision.piecepack.stock`) the stock is taken to be the brightest large area (the tiles;
+        the mat's white paper is brighter still but small). Zero when the frame shows too
+        little of it."""
         mean = self.colors.means[self.colors.names.index("stock")]
+        if stock is not None:
+            return stock - mean
         pixels = logratio[::4, ::4].reshape(-1, 3).astype(np.float64)
         level = pixels.mean(axis=1)
         lo, hi = np.percentile(level, STOCK_PERCENTILES)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.segment import level_of
+
 LEVELS = (0.06, 0.09, 0.12, 0.16, 0.2, 0.25, 0.3)   # log ratio to the cloth: the stock lies above one
 STEP_MM = 1.0              # the squares are looked for at this resolution
 BORDER_MM = 1.4            # the tile's edge band its printed border hides
@@ -22,7 +24,6 @@ AREA = (0.6, 1.3)          # its area, as a share of the inner side squared
 FILL = 0.85                # share of its bounding rectangle it fills (holes in it filled)
 EDGE_SHARE = 25            # percentile of a square's pixel levels below which they are its edge
 SAMPLES = 4000             # the squares' pixels the colour is taken from (at most about this many)
-MEAN = np.full((1, 3), 1 / 3, np.float32)     # a pixel's level: the mean of its channels
 
 
 def tile_squares(level: np.ndarray, side_mm: float) -> tuple[np.ndarray, int]:
@@ -60,7 +61,7 @@ def stock_colour(logratio: np.ndarray, mm_per_px: float, side_mm: float) -> np.n
     view (a sample of SAMPLES of their pixels, the blurred edges left out); None when the view
     shows none."""
     k = STEP_MM / mm_per_px
-    level = cv2.resize(cv2.transform(logratio, MEAN), None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+    level = cv2.resize(level_of(logratio), None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
     squares, count = tile_squares(level, side_mm)
     if not count:
         return None
