@@ -87,6 +87,14 @@ def _moments(poly: np.ndarray) -> tuple[float, np.ndarray, float]:
     return area, c, 0.5 * math.degrees(math.atan2(2 * m["mu11"], m["mu20"] - m["mu02"]))
 
 
+def _placed(projection: tuple, a: float, b: float, angle: float) -> np.ndarray:
+    """A pyramid's vertices turned by `angle`, moved to (a, b) and projected from the camera
+    onto the table: (xy rotated + (a, b)) * scale - shift, in the units of `projection`."""
+    xy, scale, shift = projection
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    return (xy @ np.array([[c, s], [-s, c]]) + (a, b)) * scale - shift
+
+
 def whole_pose(pose: str) -> str:
     """'standing' or 'lying': the pose of a hypothesis of which only some faces show."""
     return LIT_FACES[pose][0] if pose in LIT_FACES else pose
@@ -111,19 +119,27 @@ class PyramidFitter:
                 self.local[pose, size] = self.local[whole, size][list(corners)]
         # a vertex at height z lands on the table at p * (1 + t) - t * camera, t = z / (cz - z)
         cx, cy, cz = view.camera
-        self._projection = {}
+        self._projection, self._in_pixels = {}, {}
+        px = (1 << SUB) / view.mm_per_px     # fixed-point top-view pixels per mm
         for key, v in self.local.items():
             t = (v[:, 2] / (cz - v[:, 2]))[:, None]
-            self._projection[key] = (np.ascontiguousarray(v[:, :2]), 1 + t, t * np.array([cx, cy]))
+            xy, scale, shift = np.ascontiguousarray(v[:, :2]), 1 + t, t * np.array([cx, cy])
+            self._projection[key] = (xy, scale, shift)
+            # to_pixels folded in: ((p - origin) / mm_per_px - 0.5) * 2 ** SUB
+            self._in_pixels[key] = (xy, scale * px, (shift + view.origin) * px + (1 << SUB) / 2)
 
     def silhouette(self, pose: str, size: int, a: float, b: float, angle: float) -> np.ndarray:
         """The table-plane outline (mm) of a pyramid seen from the camera: standing at base
         centre (a, b) with yaw `angle`, or lying with its tip at (a, b) pointing along `angle`.
         Each vertex is projected from the camera centre onto the table."""
-        xy, scale, shift = self._projection[pose, size]
-        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-        pts = (xy @ np.array([[c, s], [-s, c]]) + (a, b)) * scale - shift
+        pts = _placed(self._projection[pose, size], a, b, angle)
         return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+
+    def outline(self, pose: str, size: int, a: float, b: float, angle: float, box) -> np.ndarray:
+        """The silhouette in fixed-point (SUB bits) pixels of the top-view crop at `box`, as
+        `cv2.fillConvexPoly` takes it."""
+        pts = _placed(self._in_pixels[pose, size], a, b, angle) - np.multiply(box, 1 << SUB)
+        return cv2.convexHull(np.round(pts).astype(np.int32))
 
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
             iterations: int = 3) -> tuple[float, float, float]:
@@ -356,10 +372,8 @@ class PyramidClassifier:
 
     @staticmethod
     def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params) -> tuple[float, np.ndarray]:
-        poly = fitter.silhouette(pose, size, *params)
-        px = fitter.view.to_pixels(poly) - box
         mask = np.zeros_like(blob)
-        cv2.fillConvexPoly(mask, np.round(px * (1 << SUB)).astype(np.int32), 1, cv2.LINE_8, SUB)
+        cv2.fillConvexPoly(mask, fitter.outline(pose, size, *params, box), 1, cv2.LINE_8, SUB)
         inter = np.count_nonzero(mask & blob)
         union = np.count_nonzero(mask | blob)
         return (inter / union if union else 0.0), mask

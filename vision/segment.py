@@ -103,8 +103,9 @@ def arm_regions(logs: np.ndarray, mm_per_px: float) -> np.ndarray:
     against the whole table, not the local median."""
     b, g, r = cv2.split(logs)
     rb, rg = cv2.subtract(r, b), cv2.subtract(r, g)
-    odd = cv2.compare(cv2.absdiff(rb, float(np.median(rb))), ARM_CHROMA, cv2.CMP_GT) \
-        | cv2.compare(cv2.absdiff(rg, float(np.median(rg))), ARM_CHROMA, cv2.CMP_GT)
+    # the table's overall colour: the median of every 4th pixel each way is as good and 16x cheaper
+    odd = cv2.compare(cv2.absdiff(rb, float(np.median(rb[::4, ::4]))), ARM_CHROMA, cv2.CMP_GT) \
+        | cv2.compare(cv2.absdiff(rg, float(np.median(rg[::4, ::4]))), ARM_CHROMA, cv2.CMP_GT)
     k = max(3, int(ARM_OPEN / mm_per_px) | 1)
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
@@ -135,7 +136,8 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         dist[ys, xs] = d
     hands = arm_regions(logs, mm_per_px)
     k = int(ARM_CORE / mm_per_px) | 1
-    core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) \
+        if hands.any() else hands
     # pieces touching an arm stay pieces; pale skin looks like white plastic, but no piece is
     # as wide as the arm's core
     hands[(mask > 0) & (dist <= REJECT) & (core == 0)] = 0
