@@ -12,6 +12,7 @@ from calibration import intrinsics
 from calibration.calibfile import Calibration, default_colors
 from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
 from calibration.layout import Layout
+from calibration.paleness import table_paleness
 from vision.camera import focal_from_homography
 
 
@@ -34,8 +35,9 @@ class Progress:
 
 def collect_mat_views(frames: Iterable[np.ndarray], layout: Layout, wanted: int,
                       K=None, dist=None, report: Callable[[Progress], None] = lambda p: None):
-    """Plane fits of the first `wanted` frames that show the mat; (fits, frame size)."""
-    progress, fits, size = Progress(wanted=wanted), [], None
+    """Plane fits of the first `wanted` frames that show the mat; (fits, frame size, paleness:
+    the median over those frames of `table_paleness`, None if no white patch was in view)."""
+    progress, fits, size, pale = Progress(wanted=wanted), [], None, []
     for frame in frames:
         progress.frames += 1
         size = (frame.shape[1], frame.shape[0])
@@ -43,6 +45,7 @@ def collect_mat_views(frames: Iterable[np.ndarray], layout: Layout, wanted: int,
         try:
             fit = fit_plane(layout, find_markers(gray), K, dist)
             fits.append(fit)
+            pale += [v for v in (table_paleness(frame, fit, layout),) if v is not None]
             progress.views += 1
             progress.last = f"{len(fit.ids)} markers, reprojection {fit.rms_mm:.2f} mm"
         except MatNotFound as exc:
@@ -52,7 +55,7 @@ def collect_mat_views(frames: Iterable[np.ndarray], layout: Layout, wanted: int,
             break
     if not fits:
         raise CalibrationFailed(f"no calibration mat found in {progress.frames} frame(s)")
-    return fits, size
+    return fits, size, float(np.median(pale)) if pale else None
 
 
 def collect_board_views(frames: Iterable[np.ndarray], wanted: int,

@@ -43,6 +43,24 @@ def test_calibrate_learns_colours_from_a_palette_photo(tmp_path):
     assert len(load(out).colors.names) == 10
 
 
+def test_calibrate_warns_when_the_table_is_too_pale_for_white_pieces(tmp_path):
+    from dataclasses import replace
+    from calibration.layout import cards_layout
+    from referee.scene import scene_from_dict
+    from vision.render import random_config, render
+    layout = cards_layout(600, 450)
+    empty = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": []})
+    said = {}
+    for name, cloth in (("tablecloth", (0.82, 0.82, 0.80)), ("grey", (0.42, 0.44, 0.42))):
+        config = replace(random_config(5, layout.area, (1280, 720)), cloth=cloth)
+        cv2.imwrite(str(tmp_path / f"{name}.png"), render(empty, layout, config).image)
+        result = _cli("calibrate", str(tmp_path / f"{name}.png"), "--views", "1", "-o", str(tmp_path / f"{name}.json"))
+        assert result.returncode == 0, result.stderr
+        said[name] = result.stderr
+    assert "white and clear pyramids" in said["tablecloth"] and "darker cloth" in said["tablecloth"]
+    assert "warning" not in said["grey"]
+
+
 def test_calibrate_bad_sources_get_one_line(tmp_path):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))

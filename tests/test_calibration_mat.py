@@ -65,7 +65,7 @@ def test_no_mat_in_a_frame_is_refused():
 def test_calibration_file_round_trip_and_bad_files(tmp_path):
     layout = cards_layout(600, 450)
     frames = [render(EMPTY, layout, random_config(s, layout.area, (1280, 720))).image for s in (3, 4)]
-    fits, size = collect_mat_views(frames, layout, 2)
+    fits, size, _ = collect_mat_views(frames, layout, 2)
     calibration = build(layout, fits, size)
     assert calibration.intrinsics == "estimated" and calibration.rms_mm < 3.0
     path = tmp_path / "cal.json"
@@ -110,7 +110,7 @@ def test_intrinsics_estimated_from_the_mat_alone():
     layout = cards_layout(600, 450)
     configs = [random_config(s, layout.area, (1280, 720)) for s in (21, 22, 23)]
     frames = [render(EMPTY, layout, c).image for c in configs]
-    fits, size = collect_mat_views(frames, layout, 3)
+    fits, size, _ = collect_mat_views(frames, layout, 3)
     calibration = build(layout, fits, size)
     truth = configs[0].camera
     assert abs(calibration.K[0, 0] - truth.K[0, 0]) / truth.K[0, 0] < 0.03

@@ -10,6 +10,7 @@ from calibration.homography import MatNotFound
 from calibration.intrinsics import calibrate as fit_intrinsics
 from calibration.layout import PAPERS, cards_layout, sheet_layout
 from calibration.palette import learn_colors
+from calibration.paleness import pale_table_warning
 from calibration.session import CalibrationFailed, build, collect_board_views, collect_mat_views
 from icetable.cli import UserError
 from vision.sources import FrameSourceError, open_frames, read_image
@@ -58,7 +59,7 @@ def run(args) -> int:
             print(file=sys.stderr)
             K, dist, rms_px = fit_intrinsics(views, size)
             print(f"intrinsics from {len(views)} board views: reprojection {rms_px:.2f} px", file=sys.stderr)
-        fits, size = collect_mat_views(open_frames(args.source, MAX_FRAMES), layout, args.views, K, dist, _show)
+        fits, size, paleness = collect_mat_views(open_frames(args.source, MAX_FRAMES), layout, args.views, K, dist, _show)
         print(file=sys.stderr)
         calibration = build(layout, fits, size, K, dist)
         if args.palette:
@@ -80,4 +81,7 @@ def run(args) -> int:
         raise UserError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
     print(f"table plane: {len(fits)} views, reprojection error {calibration.rms_mm:.2f} mm "
           f"(intrinsics: {calibration.intrinsics}); wrote {Path(args.out)}")
+    warning = pale_table_warning(paleness, layout)
+    if warning:
+        print(warning, file=sys.stderr)
     return 0

@@ -1,0 +1,54 @@
+"""How pale the table is next to the mat's white paper, and the warning a pale table earns.
+
+White and clear pyramids and piecepack tiles are found by being brighter than the table. On a
+table nearly as pale as white paper their faces look like the table. On the committed and five
+held-out rendered sets, 22 of 197 white and clear pyramids were misread on tables at 78 % of the
+paper's level or more, 8 of 133 at 76 to 78 %, and 7 of 372 below 76 % (docs/vision.md).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from calibration.homography import PlaneFit
+from calibration.layout import Layout
+
+PALE_TABLE = 0.78     # table level / white paper level (camera levels) above which to warn
+GRID = (15, 12)       # table points sampled across the play area (pieces on it do not matter)
+INSET = 20.0          # mm kept clear of the area's edge (markers, cards)
+
+
+def _levels(frame: np.ndarray, points: np.ndarray, r: int) -> list[float]:
+    """Median grey level (mean of B, G, R) of a (2r+1)-pixel square at each image point inside
+    the frame."""
+    h, w = frame.shape[:2]
+    out = []
+    for x, y in np.round(points).astype(int):
+        if r <= x < w - r and r <= y < h - r:
+            out.append(float(np.median(frame[y - r:y + r + 1, x - r:x + r + 1].mean(axis=2))))
+    return out
+
+
+def table_paleness(frame: np.ndarray, fit: PlaneFit, layout: Layout) -> float | None:
+    """The play area's level as a share of the mat's white patches' (1.0: as pale as paper), or
+    None when no white patch is in view."""
+    whites = [p.centre for p in layout.patches if p.name.startswith("white")]
+    paper = _levels(frame, fit.to_image(np.array(whites)), 2) if whites else []
+    w, h = layout.area
+    gx, gy = np.meshgrid(np.linspace(INSET, w - INSET, GRID[0]), np.linspace(INSET, h - INSET, GRID[1]))
+    table = _levels(frame, fit.to_image(np.column_stack([gx.ravel(), gy.ravel()])), 0)
+    if not paper or not table:
+        return None
+    return float(np.median(table)) / max(1.0, float(np.median(paper)))
+
+
+def pale_table_warning(paleness: float | None, layout: Layout) -> str | None:
+    """One line for the user when the table is too pale for white pieces, else None."""
+    if paleness is None or paleness <= PALE_TABLE or math.isnan(paleness):
+        return None
+    advice = ("use the corner cards (--mat cards) on a darker cloth" if layout.name.startswith("sheet")
+              else "a darker cloth helps")
+    return (f"warning: the table is {100 * paleness:.0f} % as bright as the mat's white paper (above "
+            f"{100 * PALE_TABLE:.0f} %): white and clear pyramids and piecepack tiles may be missed or "
+            f"misread; {advice}")
