@@ -48,6 +48,8 @@ COIN_TURNS = 36
 TILE_FINALISTS = 6         # faces compared again at full resolution, the tile moved by up to
 SHIFT = 2                  # this many pixels, when the coarse match is less sure than
 SURE = 0.5
+SETTLE_SHIFT = 3           # an unsure tile is moved by up to this many pixels and turned by
+SETTLE_TURN = 1.5          # this many degrees to fit its suit's shared art
 HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
@@ -192,9 +194,10 @@ class PiecepackDetector:
 
     def __init__(self, profile: pp.Profile, dims: Dimensions = DEFAULT):
         self.profile, self.dims = profile, dims
+        tiles, self._suit_art = shared_art(profile.tiles)
         self._tiles = _turned({k: cv2.resize(t, (t.shape[1] // 2, t.shape[0] // 2), interpolation=cv2.INTER_AREA)
-                               for k, t in profile.tiles.items()}, (0, 1, 2, 3))
-        self._tiles_fine = _turned(profile.tiles, (0, 1, 2, 3))
+                               for k, t in tiles.items()}, (0, 1, 2, 3))
+        self._tiles_fine = _turned(tiles, (0, 1, 2, 3))
         self._ink = {(name, turn): np.ascontiguousarray(np.rot90(np.abs(t).max(axis=2) > INK, turn)).astype(np.uint8)
                      for name, t in profile.tiles.items() for turn in range(4)}
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
@@ -218,17 +221,20 @@ class PiecepackDetector:
         hands |= skin
         classes[skin > 0] = pp.UNKNOWN
         places, tiles = tiles, [t for t in tiles if t["_error"] <= NOT_A_TILE]
-        printed = np.zeros(classes.shape, np.uint8)
+        printed, turned = np.zeros(classes.shape, np.uint8), np.zeros(classes.shape, np.uint8)
         for tile in tiles:
-            _paint(printed, tile["_print"], pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
+            for view, patch in zip((printed, turned), tile["_print"]):
+                _paint(view, patch, pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
-        standing, under_pieces = self._standing(pv, classes, suited, places, printed, on, off)
+        standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), on, off)
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
             if tile["confidence"] < SURE:
                 self._read_tile(pv, tile, classes, under_pieces | under_coins)
-            for key in ("_angle", "_error", "_print"):
-                del tile[key]
+            if "_turned" in tile and abs((tile.pop("_turned") - tile["angle"] + 180) % 360 - 180) < 90:
+                tile["angle"] = (tile["angle"] + 180.0) % 360.0      # the half turn a piece's fit chose
+            for key in ("_angle", "_error", "_print", "_settled"):
+                tile.pop(key, None)
             tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
         found = tiles + standing + coins
         _mark_near_hands(found, hands, pv)
@@ -285,27 +291,34 @@ class PiecepackDetector:
         return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
 
     def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
-        """Match the tile's visible pixels: all faces coarsely (1 mm per pixel), then the best
-        few at full resolution, moved by up to a millimetre. Besides the SCENE.md fields, the
+        """Match the tile's visible pixels (not `covered`): all faces coarsely (1 mm per pixel),
+        then, unless sure, the best few at full resolution, moved by up to a millimetre, after
+        settling the tile's pose on its suit's shared art. Besides the SCENE.md fields, the
         tile gets `_error` (of the match) and `_print` (the face's print, a patch labelled
         with the suit class its ink shows where it is seen)."""
         n = self.profile.tiles["back"].shape[0]
         angle = tile["_angle"]
         xy = (tile["x"], tile["y"])
-        cls = sample(classes, pv, xy, angle, n, pp.TILE_MM)
-        stock = cls == STOCK
-        seen = (sample(covered, pv, xy, angle, n, pp.TILE_MM) == 0) & (cls != pp.UNKNOWN)
-        big = sample(pv.logratio, pv, xy, angle, n + 2 * SHIFT, pp.TILE_MM)
-        big = flatten(big, np.pad(stock & seen, SHIFT))
+        def patches(xy, angle):      # classes and seen over the tile, log ratio SHIFT pixels wider
+            cls, seen, big = self._tile_patches(pv, xy, angle, classes, covered, SHIFT)
+            return cls[SHIFT:-SHIFT, SHIFT:-SHIFT], seen[SHIFT:-SHIFT, SHIFT:-SHIFT], big
+
+        cls, seen, big = patches(xy, angle)
         half = cv2.resize(big[SHIFT:-SHIFT, SHIFT:-SHIFT], (n // 2, n // 2), interpolation=cv2.INTER_AREA)
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
         first = _match(half, seen_half, self._tiles)
+        settled = None if first[2] >= SURE or first[0] == "back" or tile.get("_settled") else \
+            self._settle(pv, xy, angle, first[0].split("-")[0], first[1], classes, covered)
+        if settled is not None:
+            xy, angle = settled
+            tile.update(x=xy[0], y=xy[1], _angle=angle, _settled=True)
+            cls, seen, big = patches(xy, angle)
         name, turn, conf, error = first[:4] if first[2] >= SURE else self._finalists(big, seen, first)
         tile["_error"] = error
         label = _ink_class(cls, self._ink[name, turn], seen)
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
-        tile["_print"] = self._ink[name, turn] * np.uint8(label)
+        tile["_print"] = tuple(self._ink[name, t] * np.uint8(label) for t in (turn, (turn + 2) % 4))
         tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
         if name == "back":
             tile["face"] = "down"
@@ -315,6 +328,50 @@ class PiecepackDetector:
             suit, rank = name.split("-")
             tile.update(face="up", suit=suit, rank=int(rank))
         tile["confidence"] = conf
+
+    def _tile_patches(self, pv: PlaneView, xy, angle: float, classes, covered, pad: int):
+        """(classes, seen, log ratio) patches of a tile, `pad` pixels wider on each side than
+        the templates; the log ratio flattened on the stock seen inside the tile."""
+        n = self.profile.tiles["back"].shape[0] + 2 * pad
+        cls = sample(classes, pv, xy, angle, n, pp.TILE_MM)
+        seen = (sample(covered, pv, xy, angle, n, pp.TILE_MM) == 0) & (cls != pp.UNKNOWN)
+        inside = np.zeros((n, n), bool)
+        inside[pad:n - pad, pad:n - pad] = True
+        return cls, seen, flatten(sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM), (cls == STOCK) & seen & inside)
+
+    def _settle(self, pv: PlaneView, xy, angle: float, suit: str, turn: int, classes, covered):
+        """The tile's centre and turn (xy, angle) moved by up to SETTLE_SHIFT pixels, then turned
+        by SETTLE_TURN degrees either way (and moved two pixels more), to where the art its suit's
+        faces share (the corner symbols, in the face's quarter turn `turn` or the opposite
+        one: the match may take one for the other) fits best: a tile whose stock outline a
+        piece on it cuts may be placed 1.5 mm and 2 degrees off, which misaligns the small
+        numerals that must tell its face. None when the shared art is mostly hidden."""
+        mean, shared = self._suit_art[suit]
+        n, r = mean.shape[0], SETTLE_SHIFT
+        dy, dx = (a.ravel() for a in np.mgrid[-r:r + 1, -r:r + 1])
+        looks = []
+        for t in (turn, (turn + 2) % 4):
+            ys, xs = np.nonzero(np.rot90(shared, t))
+            art = np.rot90(mean, t)[ys, xs]
+            looks.append((ys[None, :] + r + dy[:, None], xs[None, :] + r + dx[:, None], art.ravel(), (art * art).sum(axis=1)))
+        _, seen, big = self._tile_patches(pv, xy, angle, classes, covered, r)
+        fits = [_art_fit(big, seen, look, slice(None)) for look in looks]
+        look = looks[int(np.argmax([f.max() for f in fits]))]
+        best = max(fits, key=np.max)
+        k = int(np.argmax(best))
+        shift, cos, turned = (dx[k], dy[k]), best[k], 0.0
+        near = np.nonzero((np.abs(dx - dx[k]) <= 2) & (np.abs(dy - dy[k]) <= 2))[0]
+        for step in (-SETTLE_TURN, SETTLE_TURN):
+            _, seen, big = self._tile_patches(pv, xy, angle + step, classes, covered, r)
+            fit = _art_fit(big, seen, look, near)
+            j = int(np.argmax(fit))
+            if fit[j] > cos:
+                shift, cos, turned = (dx[near[j]], dy[near[j]]), fit[j], step
+        if cos <= -1.0:
+            return None
+        M = _patch_to_view(pv, xy, angle + turned, n, pp.TILE_MM)
+        col, row = M[:, :2] @ np.array([shift[0] + n / 2 - 0.5, shift[1] + n / 2 - 0.5]) + M[:, 2]
+        return tuple(float(v) for v in pv.mm(col, row)), angle + turned
 
     def _half_turn(self, name: str, turn: int, cls: np.ndarray, label: int) -> int:
         """Of a face's `turn` and the opposite one, the one whose print shows in its colour
@@ -338,46 +395,62 @@ class PiecepackDetector:
         return name, (close[name] + 2 * half) % 4, conf, error
 
     # --- standing pieces -----------------------------------------------------------------------
-    def _standing(self, pv: PlaneView, classes, suited, tiles, printed, on, off) -> tuple[list[dict], np.ndarray]:
+    def _standing(self, pv: PlaneView, classes, suited, tiles, prints, on, off) -> tuple[list[dict], np.ndarray]:
         """Standing pieces, and the view pixels they cover. The tiles' print in a piece's own
-        colour (`printed`: suit class labels) counts neither for nor against its shape. Blobs
-        are explained once; then every piece that touches another (unless explained almost
-        perfectly), and every part left unexplained (pieces partly hidden behind others),
-        again with the other pieces left out too."""
+        colour (`prints`: suit class labels of the print as read, and of the print turned
+        round) counts neither for nor against its shape; of the two, the one that leaves the
+        piece the better explained (a piece hiding its own suit's centre numeral hides what
+        tells the tile's half turn). Blobs are explained once; then every piece that touches
+        another (unless explained almost perfectly), and every part left unexplained (pieces
+        partly hidden behind others), again with the other pieces left out too."""
         s = pv.top.mm_per_px
-        found, pending = [], []      # found: (blob, (fields, fit))
+        found, pending = [], []      # (blob, (fields, fit), the tiles' print it ignores)
         for blob in _blobs(suited, MIN_PIECE_MM2 / s ** 2, ""):
             for part in self._by_suit(blob, classes, s):
-                own_print = _own_print(printed, classes, part)
-                whole = self._fit_standing(pv, part, tiles, own_print, on, off)
+                whole, own_print = self._fit_over_print(pv, part, tiles, classes, prints, on, off)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
-                    found.append((part, whole))
+                    found.append((part, whole, own_print))
                     continue
                 for piece in split(part, 9.0 / s, 4.0 / s):
                     fit = self._fit_standing(pv, piece, tiles, own_print, on, off)
-                    (found if fit is not None and fit[1].iou >= MIN_IOU else pending).append((piece, fit))
+                    (found if fit is not None and fit[1].iou >= MIN_IOU else pending).append((piece, fit, own_print))
         covered = np.zeros(classes.shape, np.uint8)
-        for blob, fit in found:
+        for blob, fit, _ in found:
             _paint_fit(covered, blob, fit[1])
-        for i, (blob, fit) in enumerate(found):
+        for i, (blob, fit, own_print) in enumerate(found):
             if fit[1].iou >= CLEAR_IOU:
                 continue
             x0, y0, x1, y1 = blob.box
             others = np.zeros(classes.shape, np.uint8)
-            for other, other_fit in found[:i] + found[i + 1:]:
+            for other, other_fit, _ in found[:i] + found[i + 1:]:
                 if _overlap(other.box, blob.box):
                     _paint_fit(others, other, other_fit[1])
             if np.any(others[y0:y1, x0:x1] & cv2.dilate(fit[1].mask, np.ones((7, 7), np.uint8))):
-                again = self._fit_standing(pv, blob, tiles, others | _own_print(printed, classes, blob), on, off)
+                again = self._fit_standing(pv, blob, tiles, others | own_print, on, off)
                 if again is not None and again[1].iou > fit[1].iou:
-                    found[i] = (blob, again)
+                    found[i] = (blob, again, own_print)
                     _paint_fit(covered, blob, again[1])
-        for part, _ in pending:
-            fit = self._fit_standing(pv, part, tiles, covered | _own_print(printed, classes, part), on, off)
+        for part, _, own_print in pending:
+            fit = self._fit_standing(pv, part, tiles, covered | own_print, on, off)
             if fit is not None and fit[1].iou >= MIN_IOU:
-                found.append((part, fit))
+                found.append((part, fit, own_print))
                 _paint_fit(covered, part, fit[1])
-        return [fit[0] for _, fit in found], covered
+        return [fit[0] for _, fit, _ in found], covered
+
+    def _fit_over_print(self, pv: PlaneView, blob: Blob, tiles, classes, prints, on, off):
+        """(fit, print ignored) of a blob as one piece, the tiles' print of its colour ignored
+        as read or, when that explains the piece better, turned round."""
+        own = [_own_print(p, classes, blob) for p in prints]
+        whole = self._fit_standing(pv, blob, tiles, own[0], on, off)
+        if np.array_equal(own[0], own[1]):
+            return whole, own[0]
+        other = self._fit_standing(pv, blob, tiles, own[1], on, off)
+        if other is None or (whole is not None and other[1].iou <= whole[1].iou):
+            return whole, own[0]
+        tile = _tile_at((other[1].x, other[1].y), tiles, self.dims.tile)
+        if tile is not None:
+            tile["_turned"] = tile["angle"]      # the print under the piece is this tile's, turned round
+        return other, own[1]
 
     @staticmethod
     def _by_suit(blob: Blob, classes: np.ndarray, s: float) -> list[Blob]:
@@ -484,6 +557,45 @@ class PiecepackDetector:
         return fields
 
 
+def _art_fit(big: np.ndarray, seen: np.ndarray, look, windows) -> np.ndarray:
+    """Cosine similarity of the shared art of a `look` (rows, cols per shifted window, art,
+    its squares per pixel) with the seen pixels of `big`, per window in `windows`; -1 where
+    the art is mostly hidden."""
+    rows, cols, art, art2 = look
+    f, w = big[rows[windows], cols[windows]], seen[rows[windows], cols[windows]].astype(np.float32)
+    f *= w[..., None]
+    cos = (f.reshape(len(f), -1) @ art) / np.sqrt(np.maximum(np.einsum("spc,spc->s", f, f) * (w @ art2), 1e-12))
+    cos[w.sum(axis=1) < 0.5 * len(art2)] = -1.0
+    return cos
+
+
+def shared_art(tiles: dict) -> tuple[dict, dict]:
+    """(templates, suit art): tile templates whose art common to every face of a suit is the
+    suit's mean, and per suit that mean with the 0/1 mask of where it is shared. Shared art
+    is each blot of print (ink on any face) that is mostly ink on every face (the corner
+    symbols; the numerals are ink on few), with the blur round it. Each template is learned
+    from one photo; left apart, their copies of the same symbol differ a little in contrast
+    and blur, and with the centre numeral hidden those differences outweighed the small
+    numerals that tell the faces apart."""
+    out, art = dict(tiles), {}
+    grow = np.ones((3, 3), np.uint8)
+    for suit in pp.SUITS:
+        names = [n for n in tiles if n.split("-")[0] == suit]
+        if len(names) < 2:
+            continue
+        stack = np.array([tiles[n] for n in names])
+        ink = (np.abs(stack).max(axis=3) > INK).astype(np.uint8)
+        n, labels = cv2.connectedComponents(cv2.dilate(ink.max(axis=0), grow))
+        share = np.bincount(labels[ink.min(axis=0) > 0], minlength=n) / np.maximum(
+            np.bincount(labels[ink.max(axis=0) > 0], minlength=n), 1)
+        shared = cv2.dilate(((share >= 0.5) & (np.arange(n) > 0))[labels].astype(np.uint8), grow)
+        mean = stack.mean(axis=0)
+        art[suit] = (mean, shared)
+        for name in names:
+            out[name] = np.where(shared[..., None] > 0, mean, tiles[name]).astype(np.float32)
+    return out, art
+
+
 def _suit_coloured(classes: np.ndarray) -> np.ndarray:
     """Boolean mask of the pixels classed as one of the suits' colours."""
     return (classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])
@@ -521,13 +633,18 @@ def _own_print(printed: np.ndarray, classes: np.ndarray, blob: Blob) -> np.ndarr
 
 
 def _over_tile(xy, tiles: list[dict], side: float) -> bool:
+    return _tile_at(xy, tiles, side) is not None
+
+
+def _tile_at(xy, tiles: list[dict], side: float) -> dict | None:
+    """The tile under a point, if any."""
     for t in tiles:
         a = math.radians(t.get("_angle", t.get("angle", 0.0)) or 0.0)
         dx, dy = xy[0] - t["x"], xy[1] - t["y"]
         u, v = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
         if abs(u) <= side / 2 and abs(v) <= side / 2:
-            return True
-    return False
+            return t
+    return None
 
 
 def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, side_px: float):
