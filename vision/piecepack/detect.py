@@ -439,10 +439,11 @@ class PiecepackDetector:
 
     def _fit_over_print(self, pv: PlaneView, blob: Blob, tiles, classes, prints, on, off):
         """(fit, print ignored) of a blob as one piece, the tiles' print of its colour ignored
-        as read or, when that explains the piece better, turned round."""
+        as read or, unless that explains the piece almost perfectly and the turned print
+        explains it better, turned round."""
         own = [_own_print(p, classes, blob) for p in prints]
         whole = self._fit_standing(pv, blob, tiles, own[0], on, off)
-        if np.array_equal(own[0], own[1]):
+        if np.array_equal(own[0], own[1]) or (whole is not None and whole[1].iou >= CLEAR_IOU):
             return whole, own[0]
         other = self._fit_standing(pv, blob, tiles, own[1], on, off)
         if other is None or (whole is not None and other[1].iou <= whole[1].iou):
