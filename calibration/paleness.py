@@ -7,8 +7,6 @@ paper's level or more, 8 of 133 at 76 to 78 %, and 7 of 372 below 76 % (docs/vis
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from calibration.homography import PlaneFit
@@ -45,7 +43,7 @@ def table_paleness(frame: np.ndarray, fit: PlaneFit, layout: Layout) -> float | 
 
 def pale_table_warning(paleness: float | None, layout: Layout) -> str | None:
     """One line for the user when the table is too pale for white pieces, else None."""
-    if paleness is None or paleness <= PALE_TABLE or math.isnan(paleness):
+    if paleness is None or paleness <= PALE_TABLE:
         return None
     advice = ("use the corner cards (--mat cards) on a darker cloth" if layout.name.startswith("sheet")
               else "a darker cloth helps")

@@ -45,7 +45,9 @@ def collect_mat_views(frames: Iterable[np.ndarray], layout: Layout, wanted: int,
         try:
             fit = fit_plane(layout, find_markers(gray), K, dist)
             fits.append(fit)
-            pale += [v for v in (table_paleness(frame, fit, layout),) if v is not None]
+            paleness = table_paleness(frame, fit, layout)
+            if paleness is not None:
+                pale.append(paleness)
             progress.views += 1
             progress.last = f"{len(fit.ids)} markers, reprojection {fit.rms_mm:.2f} mm"
         except MatNotFound as exc:

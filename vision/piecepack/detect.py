@@ -356,8 +356,8 @@ class PiecepackDetector:
             looks.append((ys[None, :] + r + dy[:, None], xs[None, :] + r + dx[:, None], art.ravel(), (art * art).sum(axis=1)))
         _, seen, big = self._tile_patches(pv, xy, angle, classes, covered, r)
         fits = [_art_fit(big, seen, look, slice(None)) for look in looks]
-        look = looks[int(np.argmax([f.max() for f in fits]))]
-        best = max(fits, key=np.max)
+        chosen = int(np.argmax([f.max() for f in fits]))
+        look, best = looks[chosen], fits[chosen]
         k = int(np.argmax(best))
         shift, cos, turned = (dx[k], dy[k]), best[k], 0.0
         near = np.nonzero((np.abs(dx - dx[k]) <= 2) & (np.abs(dy - dy[k]) <= 2))[0]
