@@ -16,6 +16,9 @@ def make_server(app, host: str = "127.0.0.1", port: int = 0, threads: int = 64):
                          ident="icetable")
 
 
+STOP_SECONDS = 10.0     # a stream notices its closed connection within one poll
+
+
 class BackgroundServer:
     """A server on loopback (a free port by default) running in a daemon thread."""
 
@@ -27,8 +30,22 @@ class BackgroundServer:
         self.thread.start()
 
     def stop(self) -> None:
-        """Close the listening socket and every open connection (streams end), then the pool.
-        The closing runs on the server's own loop thread, woken by its trigger."""
-        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
-        self.thread.join(timeout=5)
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
+        """Close the listening socket and every connection (streams end), wait for the workers,
+        end the loop, and only then close the loop's wake-up pipe. No thunk given to the pipe
+        closes it: the loop may run a thunk before the pull that queued it writes its byte."""
+        server = self.server
+        server.trigger.pull_trigger(lambda: close_connections(server))
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=STOP_SECONDS)
+        server.trigger.pull_trigger(server.trigger.del_channel)  # nothing left to watch: the loop ends
+        self.thread.join(timeout=STOP_SECONDS)
+        server.trigger.close()
+
+
+def close_connections(server) -> None:
+    """Close a waitress server's listening socket and connections, leaving its wake-up pipe
+    open (the server's own close() would close the pipe too)."""
+    for dispatcher in list(server._map.values()):
+        if dispatcher is server:
+            wasyncore.dispatcher.close(server)
+        elif dispatcher is not server.trigger:
+            dispatcher.close()
