@@ -406,7 +406,7 @@ class PiecepackDetector:
         s = pv.top.mm_per_px
         found, pending = [], []      # (blob, (fields, fit), the tiles' print it ignores)
         for blob in _blobs(suited, MIN_PIECE_MM2 / s ** 2, ""):
-            for part in self._by_suit(blob, classes, s):
+            for part in self._by_suit(blob, classes, pv.logratio, s):
                 whole, own_print = self._fit_over_print(pv, part, tiles, classes, prints, on, off)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
                     found.append((part, whole, own_print))
@@ -454,9 +454,10 @@ class PiecepackDetector:
         return other, own[1]
 
     @staticmethod
-    def _by_suit(blob: Blob, classes: np.ndarray, s: float) -> list[Blob]:
+    def _by_suit(blob: Blob, classes: np.ndarray, logratio: np.ndarray, s: float) -> list[Blob]:
         """The blob's pixels of each suit it mostly holds, as solid parts labelled with the
-        suit (pieces of several suits may touch; printed strokes of other suits may too)."""
+        suit (pieces of several suits may touch; printed strokes of other suits may too), each
+        with its whole outline out to its edge's half-way level (`_half_edge`)."""
         x0, y0, x1, y1 = blob.box
         cls = classes[y0:y1, x0:x1]
         inside = blob.mask > 0
@@ -469,9 +470,10 @@ class PiecepackDetector:
             own = _solid((inside & (cls == SUIT_IDS[i])).astype(np.uint8) * 255, s, MIN_PART_MM2 / 2)
             raw = fill_holes((cls == SUIT_IDS[i]).astype(np.uint8) * 255, GLYPH_HOLE_MM2 / s ** 2) > 0
             for b in _blobs(own, MIN_PART_MM2 / s ** 2, ""):
+                box = (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3])
                 full = (cv2.dilate(b.mask, grow) & raw[b.box[1]:b.box[3], b.box[0]:b.box[2]]).astype(np.uint8)
-                parts.append(Blob(b.mask, (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3]), pp.SUITS[i],
-                                  full))
+                edge = _half_edge(full, logratio[box[1]:box[3], box[0]:box[2]], classes[box[1]:box[3], box[0]:box[2]])
+                parts.append(Blob(b.mask, box, pp.SUITS[i], full | edge))
         return parts
 
     def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, on, off):
@@ -600,6 +602,28 @@ def shared_art(tiles: dict) -> tuple[dict, dict]:
 def _suit_coloured(classes: np.ndarray) -> np.ndarray:
     """Boolean mask of the pixels classed as one of the suits' colours."""
     return (classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])
+
+
+def _half_edge(mask: np.ndarray, logratio: np.ndarray, cls: np.ndarray) -> np.ndarray:
+    """0/1 mask of the pixels just outside a piece's `mask` (crops of a view) that lie nearer
+    the piece's colour than the ground's around it, in linear light: the blurred edge of a
+    piece is a mix of the two, and the colour classes, judged on log ratios, give a dark
+    piece on a bright tile only the pixels three quarters dark (its outline then shrinks by
+    about a pixel all round, one letter at the size of the pyramids)."""
+    def grown(k: int) -> np.ndarray:
+        return cv2.dilate(mask, np.ones((k, k), np.uint8)) > 0
+
+    plain = ~_suit_coloured(cls)
+    ring = grown(3) & (mask == 0) & plain
+    core = cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
+    ground = grown(7) & ~grown(5) & plain & (cls != pp.UNKNOWN)
+    if not core.any() or not ground.any() or not ring.any():
+        return np.zeros(mask.shape, np.uint8)
+    light = np.exp(logratio)
+    piece, bare = np.median(light[core], axis=0), np.median(light[ground], axis=0)
+    span = piece - bare
+    share = (light - bare) @ span / max(float(span @ span), 1e-6)
+    return (ring & (share >= 0.5)).astype(np.uint8)
 
 
 def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
