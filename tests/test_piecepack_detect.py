@@ -210,3 +210,14 @@ def test_a_black_pyramid_on_a_bright_tile_is_read_out_to_its_blurred_edge():
     mistakes = score(truth, detected).mistakes
     assert not [m for m in mistakes if m.split(":")[0] in moons], mistakes
     assert not mistakes, mistakes
+
+
+def test_two_touching_black_pyramids_are_cut_into_two():
+    """Held-out image 12 of seed 15000: moons-B touches moons-C; the larger one's distance
+    transform had peaks a few pixels apart on one ridge, so the pair was cut in more than two
+    parts and moons-B was read as A."""
+    truth, detected, hidden = _held_out(15000, 12)
+    moons = {p.id for p in truth.of_type("pp_pyramid") if p.suit == "moons"}
+    assert {"moons-B", "moons-C"} <= moons
+    mistakes = score(truth, detected, hidden).mistakes
+    assert not [m for m in mistakes if m.split(":")[0] in moons], mistakes

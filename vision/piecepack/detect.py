@@ -176,11 +176,14 @@ def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
 
 
 def split(blob: Blob, min_gap_px: float, min_peak_px: float) -> list[Blob]:
-    """A blob cut at the valleys between the peaks of its distance transform (touching pieces)."""
+    """A blob cut at the valleys between the peaks of its distance transform (touching pieces),
+    peaks within half of `min_gap_px` of each other counting as one."""
     dt = cv2.distanceTransform(blob.mask, cv2.DIST_L2, 5)
     k = max(3, int(min_gap_px) | 1)
     peaks = (dt >= cv2.dilate(dt, np.ones((k, k), np.uint8))) & (dt >= min_peak_px)
-    n, markers = cv2.connectedComponents(peaks.astype(np.uint8))
+    # peaks closer than half the gap lie on one piece's ridge of equal distances: one marker
+    peaks = cv2.dilate(peaks.astype(np.uint8), np.ones((k // 2 | 1,) * 2, np.uint8)) & blob.mask
+    n, markers = cv2.connectedComponents(peaks)
     if n <= 2:
         return [blob]
     markers = markers.astype(np.int32)
