@@ -475,8 +475,8 @@ class PiecepackDetector:
             for b in _blobs(own, MIN_PART_MM2 / s ** 2, ""):
                 box = (x0 + b.box[0], y0 + b.box[1], x0 + b.box[2], y0 + b.box[3])
                 full = (cv2.dilate(b.mask, grow) & raw[b.box[1]:b.box[3], b.box[0]:b.box[2]]).astype(np.uint8)
-                edge = _half_edge(full, logratio[box[1]:box[3], box[0]:box[2]], classes[box[1]:box[3], box[0]:box[2]])
-                parts.append(Blob(b.mask, box, pp.SUITS[i], full | edge))
+                full = _half_edge(full, logratio[box[1]:box[3], box[0]:box[2]], classes[box[1]:box[3], box[0]:box[2]])
+                parts.append(Blob(b.mask, box, pp.SUITS[i], full))
         return parts
 
     def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, on, off):
@@ -608,11 +608,13 @@ def _suit_coloured(classes: np.ndarray) -> np.ndarray:
 
 
 def _half_edge(mask: np.ndarray, logratio: np.ndarray, cls: np.ndarray) -> np.ndarray:
-    """0/1 mask of the pixels just outside a piece's `mask` (crops of a view) that lie nearer
-    the piece's colour than the ground's around it, in linear light: the blurred edge of a
-    piece is a mix of the two, and the colour classes, judged on log ratios, give a dark
-    piece on a bright tile only the pixels three quarters dark (its outline then shrinks by
-    about a pixel all round, one letter at the size of the pyramids)."""
+    """A piece's 0/1 `mask` (crops of a view) with its edge moved to the half-way level: the
+    pixels just outside it that lie nearer the piece's colour than the ground's around it,
+    in linear light, are added, and its rim pixels nearer the ground's are taken off. A
+    blurred edge is a mix of the two, and the colour classes, judged on log ratios, do not
+    cut it half way: a black pyramid on a bright tile kept only its pixels three quarters
+    dark (its outline shrank by about a pixel all round, one letter), a pawn on the cloth
+    or a pyramid over its own suit's numeral took in a pixel beyond its edge."""
     def grown(k: int) -> np.ndarray:
         return cv2.dilate(mask, np.ones((k, k), np.uint8)) > 0
 
@@ -621,12 +623,13 @@ def _half_edge(mask: np.ndarray, logratio: np.ndarray, cls: np.ndarray) -> np.nd
     core = cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
     ground = grown(7) & ~grown(5) & plain & (cls != pp.UNKNOWN)
     if not core.any() or not ground.any() or not ring.any():
-        return np.zeros(mask.shape, np.uint8)
+        return mask
     light = np.exp(logratio)
     piece, bare = np.median(light[core], axis=0), np.median(light[ground], axis=0)
     span = piece - bare
     share = (light - bare) @ span / max(float(span @ span), 1e-6)
-    return (ring & (share >= 0.5)).astype(np.uint8)
+    edge = ring | ((mask > 0) & (cv2.erode(mask, np.ones((3, 3), np.uint8)) == 0))
+    return np.where(edge, share >= 0.5, mask > 0).astype(np.uint8)
 
 
 def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
