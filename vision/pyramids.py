@@ -46,7 +46,8 @@ LIT_POSES = {whole: tuple(pose for pose, (of, _) in LIT_FACES.items() if of == w
              for whole in ("standing", "lying")}
 PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses)
                    for poses in LIT_POSES.values())   # each group refines its own best few
-WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel is table (or shadow)
+WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel may be table
+SHADE = 0.04                # ... and under the table beyond which it is a shadow or an unlit face
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
 _STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
@@ -445,11 +446,13 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
 
 def _votes(level: np.ndarray, part: np.ndarray) -> np.ndarray:
     """Per pixel, how a white piece's silhouette covering it is judged: +1 where it is at least
-    half as bright as the piece's bright faces, -1 where it looks like the table or a shadow, 0
-    in between (a face turned from the light, or the blurred rim: either may be)."""
+    half as bright as the piece's bright faces, -1 where it looks like the table, 0 in between
+    (a face turned from the light, or the blurred rim: either may be) and where it is darker
+    than the table (a shadow, or on a light card the face turned from the light)."""
     bright = level[(part > 0) & (level > WHITE_FLOOR)]
     half = 0.5 * float(np.median(bright)) if bright.size else WHITE_FLOOR
-    return (level >= max(half, WHITE_FLOOR)).astype(np.float32) - (level < WHITE_FLOOR)
+    table = (level < WHITE_FLOOR) & (level > -SHADE)
+    return (level >= max(half, WHITE_FLOOR)).astype(np.float32) - table
 
 
 def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
