@@ -71,11 +71,11 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
     Pieces in `hidden` (under a hand) are not scored; detections of them are not extras. The
     per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`)."""
     s = Score(images=1)
-    _score_cards(s, truth, detected, set(hidden))
+    hidden_set = set(hidden)
+    _score_cards(s, truth, detected, hidden_set)
     truth_pieces = [p for p in truth.pieces if p.type in SCORED]
     detected_pieces = [p for p in detected.pieces if p.type in SCORED]
     match, used = _match(truth_pieces, detected_pieces)
-    hidden_set = set(hidden)
     for i, t in enumerate(truth_pieces):
         if t.id in hidden_set:
             continue
@@ -95,8 +95,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
                 s.heading_deg.append(err)
                 heading_ok = err <= HEADING_OK
         s.all_right += d.color == t.color and d.size == t.size and pose_ok and heading_ok
-    s.extra = sum(1 for j, d in enumerate(detected_pieces)
-                  if j not in used and not d.extra.get("uncertain"))
+    s.extra = _extras(detected_pieces, used)
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s
 
@@ -116,7 +115,12 @@ def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
             s.card_owner += d.owner == t.owner
             s.card_position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
             s.card_angle_deg.append(card_angle_error(t, d))
-    s.card_extra = sum(1 for j, d in enumerate(found) if j not in used and not d.extra.get("uncertain"))
+    s.card_extra = _extras(found, used)
+
+
+def _extras(detected: list, used: set) -> int:
+    """Detections matched to no true piece, those marked uncertain (maybe under a hand) aside."""
+    return sum(1 for j, d in enumerate(detected) if j not in used and not d.extra.get("uncertain"))
 
 
 def card_angle_error(a, b) -> float:
