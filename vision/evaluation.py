@@ -49,21 +49,23 @@ def heading_error(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
-def _match(truth: list, detected: list) -> tuple[dict, set]:
-    """Nearest first, within MATCH_MM: {truth index: detected index} and the detected used."""
-    pairs = []
-    for i, t in enumerate(truth):
-        for j, d in enumerate(detected):
-            dist = math.hypot(t.x - d.x, t.y - d.y)
-            if dist <= MATCH_MM:
-                pairs.append((dist, i, j))
-    pairs.sort()
+def match_nearest(truth: list, detected: list, within: float = MATCH_MM) -> tuple[dict, set]:
+    """Pieces of the same type paired nearest first, within `within` mm: {truth index:
+    detected index} and the detected indices used."""
+    pairs = sorted((math.hypot(t.x - d.x, t.y - d.y), i, j)
+                   for i, t in enumerate(truth) for j, d in enumerate(detected)
+                   if t.type == d.type and math.hypot(t.x - d.x, t.y - d.y) <= within)
     match, used = {}, set()
-    for dist, i, j in pairs:
+    for _, i, j in pairs:
         if i not in match and j not in used:
             match[i] = j
             used.add(j)
     return match, used
+
+
+def unmatched(detected: list, used: set) -> list:
+    """Detections paired with no true piece, those marked uncertain (maybe under a hand) aside."""
+    return [d for j, d in enumerate(detected) if j not in used and not d.extra.get("uncertain")]
 
 
 def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
@@ -75,7 +77,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
     _score_cards(s, truth, detected, hidden_set)
     truth_pieces = [p for p in truth.pieces if p.type in SCORED]
     detected_pieces = [p for p in detected.pieces if p.type in SCORED]
-    match, used = _match(truth_pieces, detected_pieces)
+    match, used = match_nearest(truth_pieces, detected_pieces)
     for i, t in enumerate(truth_pieces):
         if t.id in hidden_set:
             continue
@@ -95,7 +97,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
                 s.heading_deg.append(err)
                 heading_ok = err <= HEADING_OK
         s.all_right += d.color == t.color and d.size == t.size and pose_ok and heading_ok
-    s.extra = _extras(detected_pieces, used)
+    s.extra = len(unmatched(detected_pieces, used))
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s
 
@@ -104,7 +106,7 @@ def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
     """Cards: found (centre within MATCH_MM), owner, centre error, angle error (a card looks
     the same turned by 180 degrees; width is the long side)."""
     true_cards, found = truth.of_type("card"), detected.of_type("card")
-    match, used = _match(true_cards, found)
+    match, used = match_nearest(true_cards, found)
     for i, t in enumerate(true_cards):
         if t.id in hidden:
             continue
@@ -115,12 +117,7 @@ def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
             s.card_owner += d.owner == t.owner
             s.card_position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
             s.card_angle_deg.append(card_angle_error(t, d))
-    s.card_extra = _extras(found, used)
-
-
-def _extras(detected: list, used: set) -> int:
-    """Detections matched to no true piece, those marked uncertain (maybe under a hand) aside."""
-    return sum(1 for j, d in enumerate(detected) if j not in used and not d.extra.get("uncertain"))
+    s.card_extra = len(unmatched(found, used))
 
 
 def card_angle_error(a, b) -> float:

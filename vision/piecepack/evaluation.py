@@ -19,6 +19,7 @@ import cv2
 
 from referee.evaluate import evaluate
 from referee.scene import Piece, Scene, scene_from_dict
+from vision.evaluation import match_nearest, unmatched
 
 MATCH_MM = 15.0
 FIELDS = ("suit", "rank", "face", "letter")
@@ -73,16 +74,9 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
     """Match detections to true pieces of the same type and count what is right. Pieces in
     `hidden` (under a hand) are not scored; detections of them, and detections flagged
     `uncertain` (by a hand) that match nothing, are not extras."""
-    pairs = sorted((math.hypot(t.x - d.x, t.y - d.y), i, j)
-                   for i, t in enumerate(truth.pieces) for j, d in enumerate(detected.pieces)
-                   if t.type == d.type and math.hypot(t.x - d.x, t.y - d.y) <= MATCH_MM)
-    match, used = {}, set()
-    for _, i, j in pairs:
-        if i not in match and j not in used:
-            match[i] = j
-            used.add(j)
+    match, used = match_nearest(truth.pieces, detected.pieces, MATCH_MM)
     hidden_rows = {i for i, t in enumerate(truth.pieces) if t.id in hidden}
-    extras = [d for j, d in enumerate(detected.pieces) if j not in used and not d.extra.get("uncertain")]
+    extras = unmatched(detected.pieces, used)
     s = Score(images=1, pieces=len(truth.pieces) - len(hidden_rows), extra=len(extras))
     s.mistakes += [f"extra {d.type} at ({d.x:.0f}, {d.y:.0f})" for d in extras]
     for i, t in enumerate(truth.pieces):
