@@ -90,10 +90,12 @@ def _moments(poly: np.ndarray) -> tuple[float, np.ndarray, float]:
 
 def _placed(projection: tuple, a: float, b: float, angle: float) -> np.ndarray:
     """A pyramid's vertices turned by `angle`, moved to (a, b) and projected from the camera
-    onto the table: (xy rotated + (a, b)) * scale - shift, in the units of `projection`."""
-    xy, scale, shift = projection
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    return (xy @ np.array([[c, s], [-s, c]]) + (a, b)) * scale - shift
+    onto the table: (xy rotated + (a, b)) * scale - shift, in the units of `projection` (whose
+    xy carry a third coordinate 1, so that one product turns and moves them)."""
+    xy1, scale, shift = projection
+    r = math.radians(angle)
+    c, s = math.cos(r), math.sin(r)
+    return (xy1 @ np.array(((c, s), (-s, c), (a, b)))) * scale - shift
 
 
 def whole_pose(pose: str) -> str:
@@ -124,10 +126,10 @@ class PyramidFitter:
         px = (1 << SUB) / view.mm_per_px     # fixed-point top-view pixels per mm
         for key, v in self.local.items():
             t = (v[:, 2] / (cz - v[:, 2]))[:, None]
-            xy, scale, shift = np.ascontiguousarray(v[:, :2]), 1 + t, t * np.array([cx, cy])
-            self._projection[key] = (xy, scale, shift)
+            xy1, scale, shift = np.column_stack((v[:, :2], np.ones(len(v)))), 1 + t, t * np.array([cx, cy])
+            self._projection[key] = (xy1, scale, shift)
             # to_pixels folded in: ((p - origin) / mm_per_px - 0.5) * 2 ** SUB
-            self._in_pixels[key] = (xy, scale * px, (shift + view.origin) * px + (1 << SUB) / 2)
+            self._in_pixels[key] = (xy1, scale * px, (shift + view.origin) * px + (1 << SUB) / 2)
 
     def silhouette(self, pose: str, size: int, a: float, b: float, angle: float) -> np.ndarray:
         """The table-plane outline (mm) of a pyramid seen from the camera: standing at base
@@ -193,12 +195,8 @@ class PyramidClassifier:
             colours = seg.colours[y0:y1, x0:x1]
             if len(pale) == 2:
                 colours = np.where(colours == pale[1], pale[0], colours)
-            whole = self._best(fitter, blob, (x0, y0))
-            if whole is not None and whole[2] >= WHOLE_IOU:     # one piece explains it all
-                parts = [_dominant(blob, colours, len(colour_names), pale)]
-            else:
-                parts = _colour_parts(blob, colours, len(colour_names), SPLIT_AREA / s2, pale)
-            for part, colour, share in parts:
+            for part, colour, share in self._parts(fitter, blob, (x0, y0), colours, len(colour_names),
+                                                   SPLIT_AREA / s2, pale):
                 name = colour_names[colour]
                 if name in PALE and len(pale) == 2:
                     name = _pale_colour(seg.features[y0:y1, x0:x1], part)
@@ -211,6 +209,18 @@ class PyramidClassifier:
                 known = Known(level, (3,), ("standing",)) if island else Known(level)
                 out += self._explain(fitter, part, (x0, y0), name, share, known)
         return out
+
+    def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
+               min_px: float, pale: list) -> list:
+        """The blob's pieces by colour, (mask, colour index, share): the blob whole in its
+        dominant colour when one piece fits it well (`WHOLE_IOU`), else split by pixel colour.
+        The fit is skipped when both ways give the same."""
+        whole = _dominant(blob, colours, n_colours, pale)
+        parts = list(_colour_parts(blob, colours, n_colours, min_px, pale))
+        if len(parts) == 1 and parts[0][1] == whole[1]:
+            return parts
+        fit = self._best(fitter, blob, box)
+        return [whole] if fit is not None and fit[2] >= WHOLE_IOU else parts
 
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float,
                  known: "Known") -> list[Found]:
