@@ -198,6 +198,8 @@ class PiecepackDetector:
     def __init__(self, profile: pp.Profile, dims: Dimensions = DEFAULT):
         self.profile, self.dims = profile, dims
         tiles, self._suit_art = shared_art(profile.tiles)
+        self._looks = {(suit, t): _look(mean, shared, t) for suit, (mean, shared) in self._suit_art.items()
+                       for t in range(4)}
         self._tiles = _turned({k: cv2.resize(t, (t.shape[1] // 2, t.shape[0] // 2), interpolation=cv2.INTER_AREA)
                                for k, t in tiles.items()}, (0, 1, 2, 3))
         self._tiles_fine = _turned(tiles, (0, 1, 2, 3))
@@ -349,14 +351,9 @@ class PiecepackDetector:
         one: the match may take one for the other) fits best: a tile whose stock outline a
         piece on it cuts may be placed 1.5 mm and 2 degrees off, which misaligns the small
         numerals that must tell its face. None when the shared art is mostly hidden."""
-        mean, shared = self._suit_art[suit]
-        n, r = mean.shape[0], SETTLE_SHIFT
-        dy, dx = (a.ravel() for a in np.mgrid[-r:r + 1, -r:r + 1])
-        looks = []
-        for t in (turn, (turn + 2) % 4):
-            ys, xs = np.nonzero(np.rot90(shared, t))
-            art = np.rot90(mean, t)[ys, xs]
-            looks.append((ys[None, :] + r + dy[:, None], xs[None, :] + r + dx[:, None], art.ravel(), (art * art).sum(axis=1)))
+        n, r = self._suit_art[suit][0].shape[0], SETTLE_SHIFT
+        dy, dx = _SETTLE_DY, _SETTLE_DX
+        looks = [self._looks[suit, t] for t in (turn, (turn + 2) % 4)]
         _, seen, big = self._tile_patches(pv, xy, angle, classes, covered, r)
         fits = [_art_fit(big, seen, look, slice(None)) for look in looks]
         chosen = int(np.argmax([f.max() for f in fits]))
@@ -563,13 +560,27 @@ class PiecepackDetector:
         return fields
 
 
+_SETTLE_DY, _SETTLE_DX = (a.ravel() for a in np.mgrid[-SETTLE_SHIFT:SETTLE_SHIFT + 1, -SETTLE_SHIFT:SETTLE_SHIFT + 1])
+
+
+def _look(mean: np.ndarray, shared: np.ndarray, turn: int) -> tuple:
+    """A suit's shared art in a quarter turn, as `_art_fit` compares it: (index of its pixels
+    in a patch SETTLE_SHIFT pixels wider on each side, per shifted window (row-major), the
+    art, its squares per pixel)."""
+    ys, xs = np.nonzero(np.rot90(shared, turn))
+    art = np.rot90(mean, turn)[ys, xs]
+    width = mean.shape[1] + 2 * SETTLE_SHIFT
+    flat = (ys[None, :] + SETTLE_SHIFT + _SETTLE_DY[:, None]) * width + xs[None, :] + SETTLE_SHIFT + _SETTLE_DX[:, None]
+    return flat, art.ravel(), (art * art).sum(axis=1)
+
+
 def _art_fit(big: np.ndarray, seen: np.ndarray, look, windows) -> np.ndarray:
-    """Cosine similarity of the shared art of a `look` (rows, cols per shifted window, art,
-    its squares per pixel) with the seen pixels of `big`, per window in `windows`; -1 where
-    the art is mostly hidden."""
-    rows, cols, art, art2 = look
-    f, w = big[rows[windows], cols[windows]], seen[rows[windows], cols[windows]].astype(np.float32)
-    f *= w[..., None]
+    """Cosine similarity of the shared art of a `look` (see `_look`) with the seen pixels of
+    `big`, per window in `windows`; -1 where the art is mostly hidden."""
+    flat, art, art2 = look
+    index = flat[windows]
+    w = np.take(seen.reshape(-1), index).astype(np.float32)
+    f = np.take((big * seen[..., None]).reshape(-1, 3), index, axis=0)
     cos = (f.reshape(len(f), -1) @ art) / np.sqrt(np.maximum(np.einsum("spc,spc->s", f, f) * (w @ art2), 1e-12))
     cos[w.sum(axis=1) < 0.5 * len(art2)] = -1.0
     return cos
