@@ -38,10 +38,16 @@ class Segmentation:
     colour_dist: np.ndarray   # float32 (h, w): Mahalanobis distance of that colour
 
 
-def background(image: np.ndarray, mm_per_px: float) -> np.ndarray:
-    """The empty table under the pieces, float32 BGR."""
+def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = None) -> np.ndarray:
+    """The empty table under the pieces, float32 BGR. Where `hands` (uint8) cover the table
+    the table's overall colour stands in, so that an arm does not darken the table beside it
+    (which would make the bare table there look like a white piece)."""
     step = 4
     small = cv2.resize(image, (image.shape[1] // step, image.shape[0] // step), interpolation=cv2.INTER_AREA)
+    if hands is not None and hands.any():
+        covered = cv2.resize(hands, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) > 0
+        if not covered.all():
+            small[covered] = np.median(small[~covered], axis=0)
     k = int(BACKGROUND_WINDOW / (mm_per_px * step)) | 1
     med = cv2.medianBlur(small, min(k, 255))
     return cv2.resize(med, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
@@ -122,32 +128,32 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     """Segment a top view (BGR uint8) into pieces, hands and table; `ignore` masks printed
     parts of the mat (markers, patches, cards)."""
     logs = cv2.log(image.astype(np.float32) + 2.0)
-    features = logs - cv2.log(background(image, mm_per_px) + 2.0)
+    hands = arm_regions(logs, mm_per_px)
+    features = logs - cv2.log(background(image, mm_per_px, hands) + 2.0)
     mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    k = int(ARM_CORE / mm_per_px) | 1
+    core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) \
+        if hands.any() else hands
     colours = np.full(mask.shape, -1, np.int16)
     dist = np.zeros(mask.shape, np.float32)
-    ys, xs = np.nonzero(mask)
+    ys, xs = np.nonzero(mask & ~core)
     if len(ys):
         best, d = profile.classify(features[ys, xs].astype(np.float64))
         colours[ys, xs] = best
         dist[ys, xs] = d
-    hands = arm_regions(logs, mm_per_px)
-    k = int(ARM_CORE / mm_per_px) | 1
-    core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) \
-        if hands.any() else hands
     # pieces touching an arm stay pieces; pale skin looks like white plastic, but no piece is
     # as wide as the arm's core
     hands[(mask > 0) & (dist <= REJECT) & (core == 0)] = 0
     hands = cv2.morphologyEx(hands, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    min_px = HAND_AREA / mm_per_px ** 2
-    for index in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > min_px)[0] + 1:
-        region = labels == index
-        if np.mean(dist[region] > REJECT) > HAND_UNEXPLAINED:
-            hands[region] = 255
-    if hands.any():
+    mask[hands > 0] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # a large region the piece colours do not explain is a hand the arm test missed
+    unexplained = [i for i in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > HAND_AREA / mm_per_px ** 2)[0] + 1
+                   if np.mean(dist[labels == i] > REJECT) > HAND_UNEXPLAINED]
+    if unexplained:
+        hands[np.isin(labels, unexplained)] = 255
         mask[hands > 0] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return Segmentation(features, mask, hands, labels, stats, colours, dist)
