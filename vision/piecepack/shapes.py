@@ -210,7 +210,8 @@ class Fitter:
 
 def blob_yaw(blob: np.ndarray) -> float:
     """The turn (degrees, mod 90) of a square-ish blob, from its minimum-area rectangle."""
-    pts = cv2.findNonZero(blob)
-    if pts is None or len(pts) < 5:
+    if cv2.countNonZero(blob) < 5:
         return 0.0
-    return float(cv2.minAreaRect(pts)[2] % 90.0)
+    # the outline's points have the same convex hull as all the blob's pixels: the same rectangle
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return float(cv2.minAreaRect(np.vstack(contours))[2] % 90.0)
