@@ -233,9 +233,10 @@ class PiecepackDetector:
         on, off = PLACES.get(game, (SHAPES, SHAPES))
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), on, off)
+        found_hide = under_pieces | under_coins
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
             if tile["confidence"] < SURE:
-                self._read_tile(pv, tile, classes, under_pieces | under_coins)
+                self._read_tile(pv, tile, classes, found_hide)
             if "_turned" in tile and abs((tile.pop("_turned") - tile["angle"] + 180) % 360 - 180) < 90:
                 tile["angle"] = (tile["angle"] + 180.0) % 360.0      # the half turn a piece's fit chose
             for key in ("_angle", "_error", "_print", "_settled"):
@@ -443,7 +444,8 @@ class PiecepackDetector:
         explains it better, turned round."""
         own = [_own_print(p, classes, blob) for p in prints]
         whole = self._fit_standing(pv, blob, tiles, own[0], on, off)
-        if np.array_equal(own[0], own[1]) or (whole is not None and whole[1].iou >= CLEAR_IOU):
+        x0, y0, x1, y1 = blob.box       # the prints are empty beyond the blob's box
+        if (whole is not None and whole[1].iou >= CLEAR_IOU) or np.array_equal(own[0][y0:y1, x0:x1], own[1][y0:y1, x0:x1]):
             return whole, own[0]
         other = self._fit_standing(pv, blob, tiles, own[1], on, off)
         if other is None or (whole is not None and other[1].iou <= whole[1].iou):
@@ -877,13 +879,14 @@ def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cos
     else:
         err = (((f * f) @ w)[:, None] - 2 * num + (squares @ w)[None, :]) / max(1.0, float(w.sum()))
     per_name = err.min(axis=0).reshape(len(names), turns)
-    best = per_name.min(axis=1)
-    order = np.argsort(best)
-    first = int(order[0])
+    best, best_turn = per_name.min(axis=1), per_name.argmin(axis=1).tolist()
+    order = np.argsort(best).tolist()
+    first = order[0]
     second = best[order[1]] if len(order) > 1 else best[first] * 2 + 1e-3
     conf = float(np.clip((second - best[first]) / max(best[first], 1e-3), 0.0, 1.0))
-    return (names[first], int(np.argmin(per_name[first])), round(conf, 2), float(best[first]),
-            [(names[i], int(np.argmin(per_name[i])), float(best[i])) for i in order])
+    errors = best.tolist()
+    return (names[first], best_turn[first], round(conf, 2), errors[first],
+            [(names[i], best_turn[i], errors[i]) for i in order])
 
 
 def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
