@@ -10,6 +10,7 @@ import pytest
 
 from calibration.calibfile import load
 from referee.scene import scene_from_dict
+from vision import samples
 from vision.detector import Detector, FrameError
 from vision.evaluation import Score, score
 
@@ -65,6 +66,29 @@ def test_bare_table_beside_an_arm_is_no_piece():
         cv2.imread(str(truth_path.with_suffix(".jpg"))), "icehouse").pieces
     far = [p.id for p in detected if min(np.hypot(p.x - t.x, p.y - t.y) for t in truth) > 15.0]
     assert far == []
+
+
+def _held_out(game, base_seed, number):
+    """(truth, detected scene) of image `number` of `icetable render --samples DIR --base-seed
+    base_seed`, rendered here and read back from its JPEG."""
+    image = samples.plan(game, base_seed)[number - 1]
+    truth, drawn, _ = samples.render_planned(game, image)
+    ok, jpeg = cv2.imencode(".jpg", drawn.image, [cv2.IMWRITE_JPEG_QUALITY, samples.JPEG_QUALITY])
+    frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    return truth, Detector(samples.planned_calibration(game, image)).detect(frame, game)
+
+
+def test_a_clear_piece_touching_a_white_one_keeps_its_colour():
+    # held-out image 6 of seed 15000: two clear pieces each touching a white one made one pale
+    # blob each, named white or clear as a whole; each piece is now named from its own pixels
+    truth, detected = _held_out("icehouse", 15000, 6)
+    pairs = {"p3": "p11", "p10": "p5"}       # clear -> the white piece it touches
+    for clear, white in pairs.items():
+        for pid, colour in ((clear, "clear"), (white, "white")):
+            t = next(p for p in truth.pieces if p.id == pid)
+            near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
+            assert np.hypot(near.x - t.x, near.y - t.y) < 5.0, pid
+            assert (near.color, near.size, near.pose) == (colour, t.size, t.pose), pid
 
 
 def _cli(*args):

@@ -53,6 +53,7 @@ _STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
+PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 
 
@@ -195,20 +196,49 @@ class PyramidClassifier:
             colours = seg.colours[y0:y1, x0:x1]
             if len(pale) == 2:
                 colours = np.where(colours == pale[1], pale[0], colours)
+            features = seg.features[y0:y1, x0:x1]
             for part, colour, share in self._parts(fitter, blob, (x0, y0), colours, len(colour_names),
                                                    SPLIT_AREA / s2, pale):
                 name = colour_names[colour]
-                if name in PALE and len(pale) == 2:
-                    name = _pale_colour(seg.features[y0:y1, x0:x1], part)
-                if name == "clear":   # its bright edge lines bleed outward by about a pixel
-                    part = cv2.erode(part, np.ones((3, 3), np.uint8))
-                elif name != "white":
-                    part = _half_contrast(part, seg.features[y0:y1, x0:x1])
-                level = level_of(seg.features[y0:y1, x0:x1]) if name == "white" else None
-                island = game == "icepirates" and name in ISLAND_COLOURS
-                known = Known(level, (3,), ("standing",)) if island else Known(level)
-                out += self._explain(fitter, part, (x0, y0), name, share, known)
+                if name not in PALE or len(pale) < 2:
+                    out += self._explain_as(fitter, part, (x0, y0), name, share, features, game)
+                else:
+                    out += self._explain_pale(fitter, part, (x0, y0), share, features, game)
         return out
+
+    def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
+                      features: np.ndarray, game: str) -> list[Found]:
+        """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
+        named from the part's look, then, when several pieces touch, each from the pixels it
+        covers where they clearly say so (a clear piece touching a white one); a piece named
+        otherwise than the part is fitted again as its own colour."""
+        name = _pale_colour(features, part)
+        found = self._explain_as(fitter, part, box, name, share, features, game)
+        if len(found) < 2:
+            return found
+        own = [part & piece.mask for piece in found]
+        names = [_pale_colour(features, pixels, name) if np.count_nonzero(pixels) else name for pixels in own]
+        if all(n == name for n in names):
+            return found
+        out = []
+        for piece, pixels, each in zip(found, own, names):
+            again = self._explain_as(fitter, pixels, box, each, share, features, game, budget=1) \
+                if each != name else []
+            out += again or [piece]
+        return out
+
+    def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
+                    features: np.ndarray, game: str, budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
+        """Pieces of colour `name` explaining a part, its outline trimmed as that colour's edges
+        need and, in Ice Pirates, black and white standing pieces taken as islands."""
+        if name == "clear":   # its bright edge lines bleed outward by about a pixel
+            part = cv2.erode(part, np.ones((3, 3), np.uint8))
+        elif name != "white":
+            part = _half_contrast(part, features)
+        level = level_of(features) if name == "white" else None
+        island = game == "icepirates" and name in ISLAND_COLOURS
+        known = Known(level, (3,), ("standing",)) if island else Known(level)
+        return self._explain(fitter, part, box, name, share, known, budget)
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
                min_px: float, pale: list) -> list:
@@ -223,10 +253,10 @@ class PyramidClassifier:
         return [whole] if fit is not None and fit[2] >= WHOLE_IOU else parts
 
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float,
-                 known: "Known") -> list[Found]:
-        """Pieces of one colour explaining a blob (touching pieces included)."""
+                 known: "Known", budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
+        """Pieces of one colour explaining a blob (touching pieces included, up to `budget`)."""
         found = []
-        for fields, mask, iou in self._pieces(fitter, blob, box, MAX_PIECES_PER_BLOB, known):
+        for fields, mask, iou in self._pieces(fitter, blob, box, budget, known):
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
             found.append(Found(fields, mask, box, iou))
@@ -390,11 +420,12 @@ class PyramidClassifier:
         return (inter / union if union else 0.0), mask
 
 
-def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
+def _pale_colour(features: np.ndarray, part: np.ndarray, unsure: str | None = None) -> str:
     """White or clear for a pale blob (pixel by pixel the two overlap). Clear plastic shows the
     table through its faces and light along its edges: many thin bright ridges and table-level
     pixels inside its outline, so its brightest tenth is far above its median; white plastic
-    shows smooth, evenly bright faces."""
+    shows smooth, evenly bright faces. With `unsure` given, a score within PALE_MARGIN of the
+    threshold gives `unsure` (a single piece's few pixels say less than a whole blob's)."""
     level = level_of(features)
     ridge = (level - cv2.blur(level, (5, 5))) > RIDGE
     for k in (5, 3, 1):            # away from the outline, as far as the blob allows
@@ -404,6 +435,8 @@ def _pale_colour(features: np.ndarray, part: np.ndarray) -> str:
     inner = level[inside]
     spread = float(np.percentile(inner, 90) - np.median(inner))
     score = float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread
+    if unsure is not None and abs(score - CLEAR_SCORE) < PALE_MARGIN:
+        return unsure
     return "clear" if score > CLEAR_SCORE else "white"
 
 

@@ -221,34 +221,50 @@ def write_default_colors(path: Path = DEFAULT_COLORS) -> None:
                     encoding="utf-8")
 
 
+def plan(game: str, base_seed: int = 1000) -> list[dict]:
+    """The images of the sample set of `game`: for each, its file stem, seed, camera name,
+    light, number of arms and calibration file (made from the first seed that needs it)."""
+    out, seed, first = [], base_seed + (0 if game == "icehouse" else 500), {}
+    for camera_name, count in PLAN[game]:
+        for i in range(count):
+            seed += 1
+            light = LIGHTS[i % len(LIGHTS)]
+            cal_name = f"calibration-{camera_name}-{light}.json"
+            first.setdefault(cal_name, seed)
+            out.append({"stem": f"{game}-{len(out) + 1:02d}", "seed": seed, "camera": camera_name,
+                        "light": light, "hands": 1 if i % 4 == 3 else 0,
+                        "calibration": cal_name, "calibration_seed": first[cal_name]})
+    return out
+
+
+def render_planned(game: str, image: dict):
+    """(scene, rendered frame, render config) of one image of `plan`."""
+    area = AREAS[game]
+    size, hfov = CAMERAS[image["camera"]]
+    rng = random.Random(image["seed"])
+    scene = SCENES[game](rng, area)
+    config = random_config(image["seed"], area, size, light=image["light"], hands=image["hands"], hfov=hfov)
+    return scene, render(scene, cards_layout(*area), config), config
+
+
+def planned_calibration(game: str, image: dict) -> Calibration:
+    """The calibration file's contents of one image of `plan`."""
+    return calibration_for(image["camera"], image["light"], AREAS[game], image["calibration_seed"] * 7)
+
+
 def write_set(game: str, out_dir: Path, base_seed: int = 1000) -> list[Path]:
     """Render the sample set of `game` into `out_dir`; returns the images written."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    area = AREAS[game]
-    layout = cards_layout(*area)
     written = []
-    seed = base_seed + (0 if game == "icehouse" else 500)
-    calibrations = set()
-    for camera_name, count in PLAN[game]:
-        size, hfov = CAMERAS[camera_name]
-        for i in range(count):
-            seed += 1
-            rng = random.Random(seed)
-            light = LIGHTS[i % len(LIGHTS)]
-            hands = 1 if i % 4 == 3 else 0
-            scene = SCENES[game](rng, area)
-            config = random_config(seed, area, size, light=light, hands=hands, hfov=hfov)
-            frame = render(scene, layout, config)
-            cal_name = f"calibration-{camera_name}-{light}.json"
-            if cal_name not in calibrations:
-                save(calibration_for(camera_name, light, area, seed * 7), out_dir / cal_name)
-                calibrations.add(cal_name)
-            stem = f"{game}-{len(written) + 1:02d}"
-            cv2.imwrite(str(out_dir / f"{stem}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-            truth = scene.to_dict()
-            truth["render"] = {"seed": seed, "camera": camera_name, "light": light, "hands": hands,
-                               "height_mm": round(-float(config.camera.C[2]), 1),
-                               "hidden": frame.hidden, "calibration": cal_name}
-            (out_dir / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
-            written.append(out_dir / f"{stem}.jpg")
+    for image in plan(game, base_seed):
+        scene, frame, config = render_planned(game, image)
+        if image["seed"] == image["calibration_seed"]:
+            save(planned_calibration(game, image), out_dir / image["calibration"])
+        cv2.imwrite(str(out_dir / f"{image['stem']}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        truth = scene.to_dict()
+        truth["render"] = {"seed": image["seed"], "camera": image["camera"], "light": image["light"],
+                           "hands": image["hands"], "height_mm": round(-float(config.camera.C[2]), 1),
+                           "hidden": frame.hidden, "calibration": image["calibration"]}
+        (out_dir / f"{image['stem']}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        written.append(out_dir / f"{image['stem']}.jpg")
     return written
