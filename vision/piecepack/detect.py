@@ -71,15 +71,16 @@ def _disc(mm: float, s: float) -> np.ndarray:
 
 def fill_holes(mask: np.ndarray, max_px: float | None = None) -> np.ndarray:
     """A 0/255 mask with the regions it encloses filled (only those under `max_px` pixels)."""
-    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    flood = padded.copy()
+    flood = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     cv2.floodFill(flood, None, (0, 0), 255)
     holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
-    if max_px is not None:
-        n, labels = cv2.connectedComponents(holes, connectivity=4)
+    x, y, w, h = cv2.boundingRect(holes)
+    if max_px is not None and w:        # the holes' sizes, over their bounding box only
+        n, labels = cv2.connectedComponents(holes[y:y + h, x:x + w], connectivity=4)
         small = np.where(np.bincount(labels.ravel(), minlength=n) < max_px, 255, 0).astype(np.uint8)
         small[0] = 0
-        holes = small[labels]
+        holes = np.zeros_like(holes)
+        holes[y:y + h, x:x + w] = small[labels]
     return mask | holes
 
 
@@ -637,12 +638,20 @@ def _half_edge(mask: np.ndarray, logratio: np.ndarray, cls: np.ndarray) -> np.nd
     ground = grown(7) & ~grown(5) & plain & (cls != pp.UNKNOWN)
     if not core.any() or not ground.any() or not ring.any():
         return mask
-    light = np.exp(logratio)
-    piece, bare = np.median(light[core], axis=0), np.median(light[ground], axis=0)
+    piece, bare = _median(np.exp(logratio[core])), _median(np.exp(logratio[ground]))
     span = piece - bare
-    share = (light - bare) @ span / max(float(span @ span), 1e-6)
     edge = ring | ((mask > 0) & (cv2.erode(mask, np.ones((3, 3), np.uint8)) == 0))
-    return np.where(edge, share >= 0.5, mask > 0).astype(np.uint8)
+    out = (mask > 0).astype(np.uint8)
+    out[edge] = (np.exp(logratio[edge]) - bare) @ span / max(float(span @ span), 1e-6) >= 0.5
+    return out
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """`np.median(values, axis=0)` of rows of values (the same result), without its checks."""
+    k = len(values) // 2
+    if len(values) % 2:
+        return np.partition(values, k, axis=0)[k]
+    return np.partition(values, (k - 1, k), axis=0)[k - 1:k + 1].mean(axis=0)
 
 
 def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
