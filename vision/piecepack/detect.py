@@ -166,14 +166,20 @@ class Blob:
 
 
 def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
-    n, labels, stats, _ = _components(mask)
+    """The 8-connected parts of a mask of at least `min_px` pixels, each in its box grown by
+    `pad`, in the labelling's order. Labelled over the mask's bounding box (so grown) only, from
+    an even corner: the block-based labelling numbers the parts as over the whole mask."""
     h, w = mask.shape
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    x0, y0 = max(0, bx - pad) & ~1, max(0, by - pad) & ~1
+    n, labels, stats, _ = _components(mask[y0:min(h, by + bh + pad), x0:min(w, bx + bw + pad)])
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area < min_px:
             continue
+        x, y = x + x0, y + y0
         box = (max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad))
-        yield Blob((labels[box[1]:box[3], box[0]:box[2]] == i).astype(np.uint8), box, label)
+        yield Blob((labels[box[1] - y0:box[3] - y0, box[0] - x0:box[2] - x0] == i).astype(np.uint8), box, label)
 
 
 def split(blob: Blob, min_gap_px: float, min_peak_px: float) -> list[Blob]:
