@@ -886,8 +886,8 @@ def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cos
     names, stack, squares = _subset(turned, allowed)
     turns = len(stack) // len(names)
     w = np.repeat(seen.reshape(-1, 1).astype(np.float32), 3, axis=1).reshape(-1)
-    f = patches.reshape(len(patches), -1).astype(np.float32)
-    num = (f * w) @ stack.T
+    f = patches.reshape(len(patches), -1).astype(np.float32, copy=False)
+    num = (f * w) @ stack.T if len(f) <= len(stack) else f @ (stack * w).T     # mask the smaller side
     if cosine:
         norms = np.sqrt(np.maximum(((f * f) @ w)[:, None] * (squares @ w)[None, :], 1e-12))
         err = 1.0 - num / norms
