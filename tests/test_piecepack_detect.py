@@ -223,6 +223,18 @@ def test_two_touching_black_pyramids_are_cut_into_two():
     assert not [m for m in mistakes if m.split(":")[0] in moons], mistakes
 
 
+def test_a_black_pyramid_cut_from_a_touching_one_keeps_its_blurred_edge():
+    """Held-out image 12 of seed 18000: moons-D touches moons-A; the cut through their opened
+    core left moons-D's part up to a pixel short of its blurred edge (the edge the half-way
+    level gives a whole piece), and it was read as C."""
+    truth, detected, hidden = _held_out(18000, 12)
+    moons = {p.id for p in truth.of_type("pp_pyramid") if p.suit == "moons"}
+    assert {"moons-A", "moons-D"} <= moons
+    mistakes = score(truth, detected, hidden).mistakes
+    assert not [m for m in mistakes if m.split(":")[0] in moons], mistakes
+    assert not mistakes, mistakes
+
+
 def test_a_pawn_beside_an_arm_is_not_read_as_a_die():
     """Held-out image 6 of seed 11000: pawn-arms stands on the cloth beside an arm; its blob
     took in its blurred edge, about a pixel all round beyond the pawn, and a die's outline

@@ -199,6 +199,19 @@ def split(blob: Blob, min_gap_px: float, min_peak_px: float) -> list[Blob]:
     return [Blob(((shed == i) & (blob.mask > 0)).astype(np.uint8), blob.box, blob.label) for i in range(1, n)]
 
 
+def _cut_edges(pieces: list[Blob], whole: Blob, s: float) -> list[Blob]:
+    """Parts cut from `whole` with their edges at the half-way level too: each takes the pixels
+    of the whole's outline (`whole.full`, opened as the parts are) within a pixel of it that no
+    other part holds. The cut runs through the opened core, whose edge the colour classes
+    leave up to a pixel short of a dark piece's (see `_half_edge`)."""
+    if whole.full is None or len(pieces) < 2:
+        return pieces
+    opened = cv2.morphologyEx(whole.full, cv2.MORPH_OPEN, _disc(OPEN_MM, s))
+    held = np.sum([p.mask for p in pieces], axis=0)
+    return [Blob(opened & cv2.dilate(p.mask, np.ones((3, 3), np.uint8)) & (held - p.mask == 0), p.box, p.label)
+            for p in pieces]
+
+
 class PiecepackDetector:
     """Finds tiles, coins, dice, pawns and piecepack pyramids in a `PlaneView`."""
 
@@ -419,7 +432,7 @@ class PiecepackDetector:
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
                     found.append((part, whole, own_print))
                     continue
-                for piece in split(part, 9.0 / s, 4.0 / s):
+                for piece in _cut_edges(split(part, 9.0 / s, 4.0 / s), part, s):
                     fit = self._fit_standing(pv, piece, tiles, own_print, on, off)
                     (found if fit is not None and fit[1].iou >= MIN_IOU else pending).append((piece, fit, own_print))
         covered = np.zeros(classes.shape, np.uint8)
