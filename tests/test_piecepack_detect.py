@@ -1,7 +1,6 @@
 """Piecepack detection on the committed IceFloe and Iceberg sample images, against their truth."""
 import json
 import math
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,12 +9,11 @@ import cv2
 import pytest
 
 from calibration.calibfile import load
-from calibration.layout import cards_layout
 from referee.scene import scene_from_dict
 from vision.detector import Detector
 from vision.piecepack import samples
 from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
-from vision.render import random_config, render
+from vision.samples import read_back
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
@@ -130,15 +128,8 @@ def test_detect_command_prints_an_icefloe_scene_the_referee_reads(tmp_path):
 def _held_out(base_seed: int, number: int):
     """IceFloe image `number` of `icetable render --samples DIR --base-seed base_seed`, rendered
     here: (truth, what the detector reads from its JPEG, ids the arm hides)."""
-    seed, i = 6000 + base_seed + number, number - 1
-    rng = random.Random(seed)
-    truth = samples.scene_for("icefloe", i, rng)
-    cam = samples.camera(rng, truth.area)
-    config = random_config(seed, truth.area, samples.SIZE, light=samples.LIGHTS[i % 4], camera=cam,
-                           hands=int(i % 6 == 5))
-    drawn = render(truth, cards_layout(*truth.area), config)
-    ok, jpeg = cv2.imencode(".jpg", drawn.image, [cv2.IMWRITE_JPEG_QUALITY, samples.JPEG_QUALITY])
-    frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    truth, drawn, cam, _ = samples.render_one("icefloe", 6000 + base_seed, number - 1)
+    frame = read_back(drawn.image, samples.JPEG_QUALITY)
     return truth, Detector(samples.calibration(cam, truth.area)).detect(frame, "icefloe"), tuple(drawn.hidden)
 
 

@@ -17,9 +17,9 @@ from referee.scene import scene_from_dict
 from vision.camera import intrinsics, looking_at
 from vision.detector import Detector
 from vision.evaluation import HEADING_OK, heading_error, score
-from vision.render import HandConfig, LightConfig, RenderConfig, random_config, render
+from vision.render import HandConfig, LightConfig, RenderConfig, render
 from vision.render.pieces import CARD_STOCKS
-from vision.samples import AREAS, CAMERAS, JPEG_QUALITY, icepirates_scene
+from vision.samples import AREAS, icepirates_scene, plan, read_back, render_planned
 
 AREA = AREAS["icepirates"]
 LAYOUT = cards_layout(*AREA)
@@ -199,12 +199,8 @@ def test_clear_ships_touching_a_white_home_do_not_widen_it():
     # held-out image 6 of `icetable render --samples DIR --base-seed 15000`, rendered here: clear
     # plastic is as light and colourless as white card stock, and the clear ships touching the
     # clear player's home widened its region until the card was lost
-    seed = 15506
-    truth = icepirates_scene(random.Random(seed), AREA)
-    size, hfov = CAMERAS["cam720"]
-    config = random_config(seed, AREA, size, light="warm", hands=0, hfov=hfov)
-    ok, jpeg = cv2.imencode(".jpg", render(truth, LAYOUT, config).image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-    found = _detector(config.camera).detect(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), "icepirates")
+    truth, drawn, config = render_planned("icepirates", plan("icepirates", 15000)[5])
+    found = _detector(config.camera).detect(read_back(drawn.image), "icepirates")
     s = score(truth, found)
     assert (s.cards, s.cards_found, s.card_extra) == (2, 2, 0)
     assert max(s.card_position_mm) < 1.5

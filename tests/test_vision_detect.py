@@ -73,9 +73,7 @@ def _held_out(game, base_seed, number):
     base_seed`, rendered here and read back from its JPEG."""
     image = samples.plan(game, base_seed)[number - 1]
     truth, drawn, _ = samples.render_planned(game, image)
-    ok, jpeg = cv2.imencode(".jpg", drawn.image, [cv2.IMWRITE_JPEG_QUALITY, samples.JPEG_QUALITY])
-    frame = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-    return truth, Detector(samples.planned_calibration(game, image)).detect(frame, game)
+    return truth, Detector(samples.planned_calibration(game, image)).detect(samples.read_back(drawn.image), game)
 
 
 def test_a_clear_piece_touching_a_white_one_keeps_its_colour():

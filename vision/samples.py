@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from calibration.calibfile import DEFAULT_COLORS, Calibration, save
 from calibration.layout import cards_layout, palette_layout
@@ -219,6 +220,12 @@ def write_default_colors(path: Path = DEFAULT_COLORS) -> None:
     photo, cam = palette_photo("cam720", "daylight", 5)
     path.write_text(json.dumps(learn_colors(photo, cam.K, cam.dist).to_dict(), indent=1) + "\n",
                     encoding="utf-8")
+
+
+def read_back(image: np.ndarray, quality: int = JPEG_QUALITY) -> np.ndarray:
+    """A rendered frame as a detector reads it back from a sample JPEG of this quality."""
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
 def plan(game: str, base_seed: int = 1000) -> list[dict]:

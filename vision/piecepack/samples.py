@@ -198,27 +198,32 @@ def scene_for(game: str, i: int, rng: random.Random) -> Scene:
     return iceberg_table(rng, (0, 6, 15, 30)[i % 4])
 
 
+def render_one(game: str, base_seed: int, i: int):
+    """(scene, rendered frame, camera, render facts for the truth file) of image `i` (from 0)
+    of the set `write_set` renders from `base_seed`."""
+    seed = base_seed + (0 if game == "icefloe" else 500) + i + 1
+    rng = random.Random(seed)
+    scene = scene_for(game, i, rng)
+    light, hands = LIGHTS[i % len(LIGHTS)], int(i % 6 == 5)
+    cam = camera(rng, scene.area)
+    frame = render(scene, cards_layout(*scene.area),
+                   random_config(seed, scene.area, SIZE, light=light, camera=cam, hands=hands))
+    return scene, frame, cam, {"seed": seed, "light": light, "hands": hands,
+                               "height_mm": round(-float(cam.C[2]), 1), "hidden": frame.hidden}
+
+
 def write_set(game: str, out_dir: Path, base_seed: int = 7000) -> list[Path]:
     """Render the sample set of `game` into `out_dir`; returns the images written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    seed = base_seed + (0 if game == "icefloe" else 500)
     for i in range(COUNT[game]):
-        seed += 1
-        rng = random.Random(seed)
-        scene = scene_for(game, i, rng)
-        light = LIGHTS[i % len(LIGHTS)]
-        cam = camera(rng, scene.area)
-        config = random_config(seed, scene.area, SIZE, light=light, camera=cam, hands=int(i % 6 == 5))
-        frame = render(scene, cards_layout(*scene.area), config)
+        scene, frame, cam, facts = render_one(game, base_seed, i)
         stem = f"{game}-{i + 1:02d}"
         cal_name = f"{stem}.calibration.json"
         save(calibration(cam, scene.area), out_dir / cal_name)
         cv2.imwrite(str(out_dir / f"{stem}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         truth = scene.to_dict()
-        truth["render"] = {"seed": seed, "light": light, "hands": int(i % 6 == 5),
-                           "height_mm": round(-float(cam.C[2]), 1), "hidden": frame.hidden,
-                           "calibration": cal_name}
+        truth["render"] = {**facts, "calibration": cal_name}
         (out_dir / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         written.append(out_dir / f"{stem}.jpg")
     return written
