@@ -136,8 +136,7 @@ class Fitter:
         m = cv2.moments(self._raster(shape, x, y, yaw) & self.visible, binaryImage=True)
         if not m["m00"]:
             return centroid(self.outline(shape, x, y, yaw))
-        (ox, oy), s = self.pv.top.origin, self.pv.top.mm_per_px
-        return ox + (m["m10"] / m["m00"] + self.box[0] + 0.5) * s, oy + (m["m01"] / m["m00"] + self.box[1] + 0.5) * s
+        return self.pv.top.to_table(m["m10"] / m["m00"] + self.box[0], m["m01"] / m["m00"] + self.box[1])
 
     def place(self, shape: Shape, yaw: float) -> tuple[float, float]:
         """Base centre whose outline's (visible) centroid is the blob's."""
