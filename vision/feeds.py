@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.sources import IMAGE_SUFFIXES, FrameSourceError
+from vision.sources import IMAGE_SUFFIXES, FrameSourceError, open_capture
 DARK_LEVEL = 25.0       # mean grey level under which the camera is covered or the light is off
 FROZEN_AFTER = 2.0      # seconds of identical frames from a live camera that mean it is frozen
 
@@ -45,7 +45,7 @@ class VideoSource:
     def open(self) -> bool:
         if self.cap is not None:
             self.cap.release()
-        self.cap = cv2.VideoCapture(self.spec)
+        self.cap = open_capture(self.spec)
         ok = self.cap.isOpened()
         if ok and not self.live:
             self.fps = self.cap.get(cv2.CAP_PROP_FPS) or 30.0

@@ -42,12 +42,24 @@ class ImageFiles:
             yield read_image(path)
 
 
+def open_capture(spec: str | int) -> cv2.VideoCapture:
+    """`cv2.VideoCapture` of a camera index or a video, without OpenCV's own warnings about a
+    device it cannot open (the caller says in one line what failed)."""
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(spec)
+    finally:
+        logging.setLogLevel(level)
+
+
 class Capture:
     """Frames of a video file or a camera (cv2.VideoCapture); `limit` stops after n frames."""
 
     def __init__(self, spec: str | int, limit: int | None = None):
         self.name = f"camera {spec}" if isinstance(spec, int) else str(spec)
-        self.capture = cv2.VideoCapture(spec)
+        self.capture = open_capture(spec)
         if not self.capture.isOpened():
             what = "no camera at index" if isinstance(spec, int) else "cannot open video"
             raise FrameSourceError(f"{what} {spec}")
