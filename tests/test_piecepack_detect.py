@@ -243,3 +243,16 @@ def test_a_small_pyramid_over_its_own_suits_numeral_is_read_from_its_edge():
     assert "suns-A" in {p.id for p in truth.of_type("pp_pyramid")}
     mistakes = score(truth, detected).mistakes
     assert not [m for m in mistakes if m.startswith("suns-A")], mistakes
+
+
+def test_a_tile_crowded_by_three_pyramids_is_found_with_them():
+    """Held-out image 6 of seed 14000: three large pyramids stand on moons-5 and overhang its
+    edges, so only a quarter of its stock shows, in two pieces. It was taken for scraps and the
+    tile and all three pyramids were missed; stock, print and pieces cover the tile's middle."""
+    truth, detected, hidden = _held_out(14000, 6)
+    tile = truth.by_id()["moons-5"]
+    on = {p.id for p in truth.of_type("pp_pyramid") if math.hypot(p.x - tile.x, p.y - tile.y) < 26}
+    assert len(on) == 3 and "moons-5" not in hidden
+    mistakes = score(truth, detected, hidden).mistakes
+    assert not [m for m in mistakes if m.split(":")[0] in on | {"moons-5"} or m.split()[-1] in on | {"moons-5"}], \
+        mistakes

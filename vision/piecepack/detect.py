@@ -43,7 +43,9 @@ HAND_EDGE = 3.0            # mm: the blur of an arm's outline at the resolution 
 SKIN_TINT = 0.06           # a tint (log ratio, brightness left out) this far from the cloth's is no cloth
 HALF_SIZE = {"tile": 25.4, "coin": 9.5}
 FRAGMENT = 0.02            # stock areas this large (share of a tile) may be parts of one tile
-MIN_TILE_SHARE = 0.3       # ... which, joined, show at least this much of it
+MIN_TILE_SHARE = 0.3       # ... which, joined, show at least this much of it,
+CROWDED_SHARE = 0.15       # or this much when pieces standing on the tile cover the rest:
+CROWDED_COVER = 0.9        # this share of its middle is stock, print or pieces
 COIN_TURNS = 36
 TILE_FINALISTS = 6         # faces compared again at full resolution, the tile moved by up to
 SHIFT = 2                  # this many pixels, when the coarse match is less sure than
@@ -283,14 +285,19 @@ class PiecepackDetector:
         groups = [[i] for i in wholes] + _group_fragments([i for i in outlines if i not in wholes], outlines,
                                                          1.12 * side / s)
         out = []
+        on_table = ((classes != pp.CLASSES.index("cloth")) & (classes != pp.UNKNOWN)).astype(np.uint8)
         for group in groups:
-            if sum(areas[i] for i in group) < MIN_TILE_SHARE * side * side:
+            shown = sum(areas[i] for i in group) / (side * side)
+            if shown < CROWDED_SHARE:
                 continue
             points = np.vstack([outlines[i] for i in group])
             (cx, cy), (w, h), angle = cv2.minAreaRect(points)
             cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
             if cols * rows == 1:
                 cx, cy = _unhide(points, pieces, (cx, cy), (w, h), angle, side / s)
+            if shown < MIN_TILE_SHARE and (cols * rows > 1 or
+                                           not self._covered(on_table, (cx, cy), angle, side / s, CROWDED_COVER)):
+                continue
             a = math.radians(angle)
             u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
             for ci in range(cols):
@@ -310,11 +317,12 @@ class PiecepackDetector:
         return np.vstack(contours).reshape(-1, 2) + (x0, y0)
 
     @staticmethod
-    def _covered(component: np.ndarray, p, angle: float, side_px: float) -> bool:
+    def _covered(component: np.ndarray, p, angle: float, side_px: float, share: float = 0.5) -> bool:
+        """Whether more than `share` of the middle of a tile at `p` lies in `component`."""
         box = cv2.boxPoints(((float(p[0]), float(p[1])), (side_px * 0.8, side_px * 0.8), angle))
         mask = np.zeros(component.shape, np.uint8)
         cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
-        return np.count_nonzero(mask & component) > 0.5 * np.count_nonzero(mask)
+        return np.count_nonzero(mask & component) > share * np.count_nonzero(mask)
 
     def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
         """Match the tile's visible pixels (not `covered`): all faces coarsely (1 mm per pixel),
