@@ -32,6 +32,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def test_serve_on_port_0_prints_the_port_it_got(tmp_path):
+    """--port 0 picks a free port; the join URL and QR code carry that port, not ':0'."""
+    proc = subprocess.Popen([sys.executable, "-m", "icetable", "serve", "--bind", "127.0.0.1", "--port", "0",
+                             "--data-dir", str(tmp_path), "--game", "iceberg"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().split()[-1]
+        port = int(url.split("/")[2].split(":")[1])
+        assert port > 0
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", url.split(str(port), 1)[1] + "/state")
+        response = conn.getresponse()
+        assert response.status == 200 and json.loads(response.read())["table"]["game"] == "iceberg"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def test_serve_prints_join_url_and_qr_then_serves(tmp_path):
     port = free_port()
     data = tmp_path / "store"

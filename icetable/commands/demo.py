@@ -42,7 +42,7 @@ def run(args) -> int:
     from icetable.commands.serve import open_app
     from icetable.live.demo import Demo
 
-    app, public = open_app(args)
+    app = open_app(args)
     try:
         demo = Demo(app, folder, picture_every=None if args.no_serve else 0.4)
     except ValueError as exc:
@@ -50,13 +50,13 @@ def run(args) -> int:
     if args.no_serve:
         demo.play()
         return _report(demo)
-    return _serve(app, demo, args, public)
+    return _serve(app, demo, args)
 
 
-def _serve(app, demo, args, public: str) -> int:
+def _serve(app, demo, args) -> int:
     from webapp.pages import qr_text
 
-    clock = start_server(app, args)
+    clock, public = start_server(app, args)
     page = f"{public}{demo.table_url}"
     print(f"icetable demo: table page {page}\ncamera view {public}/t/{demo.code}/camera/view\n"
           f"watch on a phone (the simulated players hold every seat):\n{qr_text(page)}", flush=True)

@@ -29,17 +29,14 @@ def server_options(p) -> None:
     p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
 
 
-def start_server(app, args) -> threading.Event:
-    """Serve `app` on --host/--port from a background thread, with the Icehouse timers' clock;
-    returns the clock's stop event."""
+def start_server(app, args) -> tuple[threading.Event, str]:
+    """Serve `app` on --host/--port from a background thread, with the Icehouse timers' clock:
+    (the clock's stop event, the base URL phones use)."""
+    from icetable.commands.serve import listen
     from webapp import start_clock
-    from webapp.serving import make_server
-    try:
-        server = make_server(app, args.host, args.port, 64)
-    except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    server, public = listen(app, args, 64)
     threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
-    return start_clock(app)
+    return start_clock(app), public
 
 
 def _source(spec: str, link):
@@ -66,12 +63,12 @@ def run(args) -> int:
         cal = load(args.calibration)
     except CalibrationError as exc:
         raise UserError(str(exc)) from None
-    app, public = open_app(args)
+    app = open_app(args)
     code, token, host = open_table(app, args.game)
     link = InProcess(app, code, token)
     source = _source(args.camera, link)
+    clock, public = start_server(app, args)
     join = f"{public}/t/{code}"
-    clock = start_server(app, args)
     print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
     print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
           f"phone as the camera: {join}/camera", file=sys.stderr, flush=True)

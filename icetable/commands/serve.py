@@ -35,8 +35,8 @@ def lan_address() -> str:
 
 
 def open_app(args):
-    """(app, public base URL) from the options --data-dir, --host, --port and --public-url;
-    the data directory is created if needed (UserError naming it otherwise)."""
+    """The app on the store in --data-dir, which is created if needed (UserError naming it
+    otherwise)."""
     from webapp import create_app
 
     data = Path(args.data_dir)
@@ -44,25 +44,35 @@ def open_app(args):
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"--data-dir {data}: {exc.strerror}") from None
+    return create_app({"DATA_DIR": str(data.resolve())})
+
+
+def listen(app, args, threads: int):
+    """(waitress server for `app` on --host/--port, base URL phones use): --public-url, or this
+    machine's LAN address and the port the server got (--port 0 picks a free one). The URL
+    becomes the app's PUBLIC_URL."""
+    from webapp.serving import make_server
+
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port {args.port}: must be between 0 and 65535")
+    try:
+        server = make_server(app, args.host, args.port, threads)
+    except OSError as exc:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    public = (args.public_url or f"http://{host}:{args.port}").rstrip("/")
-    return create_app({"DATA_DIR": str(data.resolve()), "PUBLIC_URL": public}), public
+    public = (args.public_url or f"http://{host}:{server.effective_port}").rstrip("/")
+    app.config["PUBLIC_URL"] = public
+    return server, public
 
 
 def run(args) -> int:
-    if not 0 <= args.port <= 65535:
-        raise UserError(f"--port {args.port}: must be between 0 and 65535")
     if args.threads < 4:
         raise UserError(f"--threads {args.threads}: at least 4")
     from webapp import start_clock
     from webapp.pages import qr_text
-    from webapp.serving import make_server
 
-    app, public = open_app(args)
-    try:
-        server = make_server(app, args.host, args.port, args.threads)
-    except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    app = open_app(args)
+    server, public = listen(app, args, args.threads)
     url = f"{public}/"
     if args.game:
         url = open_table(app, args.game, public)
