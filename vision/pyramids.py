@@ -49,12 +49,12 @@ PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses)
 WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel may be table
 SHADE = 0.04                # ... and under the table beyond which it is a shadow or an unlit face
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
-_STARTS = {"standing": (0.0,), **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
+YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)    # a standing piece's turns (its square repeats every 90)
+_STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
-YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
 
 
 @dataclass(frozen=True)
@@ -299,7 +299,7 @@ class PyramidClassifier:
         view = fitter.view
         rows, cols = np.nonzero(blob)
         pts = np.stack(view.to_table(cols + box[0], rows + box[1]), axis=1)
-        _, centre, axis = _moments_of_points(pts)
+        axis = _moments_of_points(pts)[2]
 
         def inside(pose, size, params):
             mask = self._iou(fitter, blob, box, pose, size, params)[1]
@@ -314,7 +314,7 @@ class PyramidClassifier:
                 for params in ((end[0], end[1], heading % 360), (back[0], back[1], (heading + 180) % 360)):
                     starts.append((inside("lying", size, params), "lying", size, params))
         starts.sort(key=lambda c: -c[0])
-        best = max((self._refine(fitter, centre, axis, inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
+        best = max((self._refine(inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
         mask = self._iou(fitter, blob, box, "lying", best[2], best[3])[1]
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
@@ -377,25 +377,19 @@ class PyramidClassifier:
             rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
             if not 0.5 < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < 2.0:
                 continue
-            for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)):
-                params = fitter.fit(pose, size, blob_c, blob_axis, start)
-                scored.append((score(pose, size, params), pose, size, params))
+            tries = [(score(pose, size, params), pose, size, params)
+                     for params in (fitter.fit(pose, size, blob_c, blob_axis, start)
+                                    for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)))]
+            scored += [max(tries, key=lambda c: c[0])] if pose == "standing" else tries
         if not scored:
             return None
         scored.sort(key=lambda c: -c[0])
         close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP * abs(scored[0][0])]
-        return max((self._refine(fitter, blob_c, blob_axis, score, *c) for c in close), key=lambda c: c[0])
+        return max((self._refine(score, *c) for c in close), key=lambda c: c[0])
 
     @staticmethod
-    def _refine(fitter, blob_c, blob_axis, score, best, pose, size, params):
-        """Improve a hypothesis' score: the standing yaw, then small steps of position and
-        angle (coordinate descent)."""
-        if pose == "standing":
-            for yaw in YAWS[1:]:
-                trial = fitter.fit("standing", size, blob_c, blob_axis, yaw)
-                value = score(pose, size, trial)
-                if value > best:
-                    best, params = value, trial
+    def _refine(score, best, pose, size, params):
+        """Improve a hypothesis' score by small steps of position and angle (coordinate descent)."""
         steps = np.array([STEP_MM, STEP_MM, STEP_DEG])
         for _ in range(REFINE_ROUNDS):
             moved = False
