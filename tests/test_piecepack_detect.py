@@ -256,3 +256,18 @@ def test_a_tile_crowded_by_three_pyramids_is_found_with_them():
     mistakes = score(truth, detected, hidden).mistakes
     assert not [m for m in mistakes if m.split(":")[0] in on | {"moons-5"} or m.split()[-1] in on | {"moons-5"}], \
         mistakes
+
+
+def test_pyramids_on_a_tile_the_arm_hides_are_read_as_pyramids():
+    """Held-out image 6 of seed 12000: an arm hides arms-5 but not crowns-B and suns-C standing
+    on it. Off every tile found, they were taken for pieces beside the board and read as dice;
+    near an arm any shape may stand, and the pyramids' outlines fit best."""
+    truth, detected, hidden = _held_out(12000, 6)
+    assert "arms-5" in hidden and not {"crowns-B", "suns-C"} & set(hidden)
+    mistakes = score(truth, detected, hidden).mistakes
+    assert not [m for m in mistakes if "crowns-B" in m or "suns-C" in m], mistakes
+    for pid in ("crowns-B", "suns-C"):
+        t = truth.by_id()[pid]
+        near = min(detected.pieces, key=lambda p: math.hypot(p.x - t.x, p.y - t.y))
+        assert (near.type, near.suit, near.size) == ("pp_pyramid", t.suit, t.size)
+        assert near.extra.get("uncertain")

@@ -214,6 +214,26 @@ def _cut_edges(pieces: list[Blob], whole: Blob, s: float) -> list[Blob]:
             for p in pieces]
 
 
+@dataclass
+class Places:
+    """The shapes that may stand on the board (`on`) and beside it (`off`), and the view pixels
+    near a hand or arm (`arm`), where a piece off every tile seen may stand on a tile the arm
+    hides: there any shape may be."""
+    on: tuple
+    off: tuple
+    arm: np.ndarray
+
+    def shapes(self, blob: Blob, on_board: bool) -> tuple[tuple, bool | None]:
+        """(the shapes a blob may be, whether a piecepack pyramid is preferred among close fits:
+        None for no preference)."""
+        if on_board:
+            return self.on, True
+        x0, y0, x1, y1 = blob.box
+        if np.any(self.arm[y0:y1, x0:x1][blob.mask > 0]):
+            return tuple(dict.fromkeys(self.on + self.off)), None
+        return self.off, False
+
+
 class PiecepackDetector:
     """Finds tiles, coins, dice, pawns and piecepack pyramids in a `PlaneView`."""
 
@@ -253,8 +273,9 @@ class PiecepackDetector:
             for view, patch in zip((printed, turned), tile["_print"]):
                 _paint(view, patch, pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
+        where = Places(on, off, cv2.dilate(hands, _disc(2 * HAND_REACH, s)))
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
-        standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), on, off)
+        standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
         found_hide = under_pieces | under_coins
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
             if tile["confidence"] < SURE:
@@ -424,7 +445,7 @@ class PiecepackDetector:
         return name, (close[name] + 2 * half) % 4, conf, error
 
     # --- standing pieces -----------------------------------------------------------------------
-    def _standing(self, pv: PlaneView, classes, suited, tiles, prints, on, off) -> tuple[list[dict], np.ndarray]:
+    def _standing(self, pv: PlaneView, classes, suited, tiles, prints, where: Places) -> tuple[list[dict], np.ndarray]:
         """Standing pieces, and the view pixels they cover. The tiles' print in a piece's own
         colour (`prints`: suit class labels of the print as read, and of the print turned
         round) counts neither for nor against its shape; of the two, the one that leaves the
@@ -436,12 +457,12 @@ class PiecepackDetector:
         found, pending = [], []      # (blob, (fields, fit), the tiles' print it ignores)
         for blob in _blobs(suited, MIN_PIECE_MM2 / s ** 2, ""):
             for part in self._by_suit(blob, classes, pv.logratio, s):
-                whole, own_print = self._fit_over_print(pv, part, tiles, classes, prints, on, off)
+                whole, own_print = self._fit_over_print(pv, part, tiles, classes, prints, where)
                 if whole is not None and whole[1].iou >= SINGLE_IOU:
                     found.append((part, whole, own_print))
                     continue
                 for piece in _cut_edges(split(part, 9.0 / s, 4.0 / s), part, s):
-                    fit = self._fit_standing(pv, piece, tiles, own_print, on, off)
+                    fit = self._fit_standing(pv, piece, tiles, own_print, where)
                     (found if fit is not None and fit[1].iou >= MIN_IOU else pending).append((piece, fit, own_print))
         covered = np.zeros(classes.shape, np.uint8)
         for blob, fit, _ in found:
@@ -455,27 +476,27 @@ class PiecepackDetector:
                 if _overlap(other.box, blob.box):
                     _paint_fit(others, other, other_fit[1])
             if np.any(others[y0:y1, x0:x1] & cv2.dilate(fit[1].mask, np.ones((7, 7), np.uint8))):
-                again = self._fit_standing(pv, blob, tiles, others | own_print, on, off)
+                again = self._fit_standing(pv, blob, tiles, others | own_print, where)
                 if again is not None and again[1].iou > fit[1].iou:
                     found[i] = (blob, again, own_print)
                     _paint_fit(covered, blob, again[1])
         for part, _, own_print in pending:
-            fit = self._fit_standing(pv, part, tiles, covered | own_print, on, off)
+            fit = self._fit_standing(pv, part, tiles, covered | own_print, where)
             if fit is not None and fit[1].iou >= MIN_IOU:
                 found.append((part, fit, own_print))
                 _paint_fit(covered, part, fit[1])
         return [fit[0] for _, fit, _ in found], covered
 
-    def _fit_over_print(self, pv: PlaneView, blob: Blob, tiles, classes, prints, on, off):
+    def _fit_over_print(self, pv: PlaneView, blob: Blob, tiles, classes, prints, where: Places):
         """(fit, print ignored) of a blob as one piece, the tiles' print of its colour ignored
         as read or, unless that explains the piece almost perfectly and the turned print
         explains it better, turned round."""
         own = [_own_print(p, classes, blob) for p in prints]
-        whole = self._fit_standing(pv, blob, tiles, own[0], on, off)
+        whole = self._fit_standing(pv, blob, tiles, own[0], where)
         x0, y0, x1, y1 = blob.box       # the prints are empty beyond the blob's box
         if (whole is not None and whole[1].iou >= CLEAR_IOU) or np.array_equal(own[0][y0:y1, x0:x1], own[1][y0:y1, x0:x1]):
             return whole, own[0]
-        other = self._fit_standing(pv, blob, tiles, own[1], on, off)
+        other = self._fit_standing(pv, blob, tiles, own[1], where)
         if other is None or (whole is not None and other[1].iou <= whole[1].iou):
             return whole, own[0]
         tile = _tile_at((other[1].x, other[1].y), tiles, self.dims.tile)
@@ -506,9 +527,9 @@ class PiecepackDetector:
                 parts.append(Blob(b.mask, box, pp.SUITS[i], full))
         return parts
 
-    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, on, off):
+    def _fit_standing(self, pv: PlaneView, blob: Blob, tiles, hidden, where: Places):
         """(fields, fit) of the best shape for a blob, or None. `hidden`: view pixels that count
-        neither way; `on`/`off`: the shapes that may stand on the board / beside it."""
+        neither way; `where`: the shapes that may stand where the blob is."""
         rows, cols = np.nonzero(blob.mask)
         if len(rows) * pv.top.mm_per_px ** 2 < MIN_PART_MM2:
             return None
@@ -520,13 +541,13 @@ class PiecepackDetector:
             fitter = Fitter(pv, blob.full, blob.box, z0, self.dims, ignore)
         else:                           # a part cut from a blob: compare outlines opened alike
             fitter = Fitter(pv, blob.mask, blob.box, z0, self.dims, ignore, _disc(OPEN_MM, pv.top.mm_per_px))
-        on_board = z0 > 0 or _within_board(centre, tiles, self.dims.tile)
-        fits = fitter.ranked(on if on_board else off, blob_yaw(blob.mask))
+        shapes, pyramid = where.shapes(blob, z0 > 0 or _within_board(centre, tiles, self.dims.tile))
+        fits = fitter.ranked(shapes, blob_yaw(blob.mask))
         if not fits:
             return None
         # Shapes about as good (any game): on the board a piecepack pyramid, beside it a die or pawn.
         close = [f for f in fits if f.iou > fits[0].iou - RIVAL_IOU]
-        preferred = [f for f in close if (f.shape.type == "pp_pyramid") == on_board]
+        preferred = [f for f in close if (f.shape.type == "pp_pyramid") == pyramid]
         fit = preferred[0] if preferred else fits[0]
         fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
         if fit.shape.type == "pp_pyramid":
