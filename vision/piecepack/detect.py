@@ -221,7 +221,7 @@ class Places:
     hides: there any shape may be."""
     on: tuple
     off: tuple
-    arm: np.ndarray
+    arm: np.ndarray | None
 
     def shapes(self, blob: Blob, on_board: bool) -> tuple[tuple, bool | None]:
         """(the shapes a blob may be, whether a piecepack pyramid is preferred among close fits:
@@ -229,7 +229,7 @@ class Places:
         if on_board:
             return self.on, True
         x0, y0, x1, y1 = blob.box
-        if np.any(self.arm[y0:y1, x0:x1][blob.mask > 0]):
+        if self.arm is not None and np.any(self.arm[y0:y1, x0:x1][blob.mask > 0]):
             return tuple(dict.fromkeys(self.on + self.off)), None
         return self.off, False
 
@@ -273,7 +273,7 @@ class PiecepackDetector:
             for view, patch in zip((printed, turned), tile["_print"]):
                 _paint(view, patch, pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
-        where = Places(on, off, cv2.dilate(hands, _disc(2 * HAND_REACH, s)))
+        where = Places(on, off, _reach(hands, HAND_REACH / s))
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
         found_hide = under_pieces | under_coins
@@ -306,7 +306,7 @@ class PiecepackDetector:
         groups = [[i] for i in wholes] + _group_fragments([i for i in outlines if i not in wholes], outlines,
                                                          1.12 * side / s)
         out = []
-        on_table = ((classes != pp.CLASSES.index("cloth")) & (classes != pp.UNKNOWN)).astype(np.uint8)
+        on_table = None
         for group in groups:
             shown = sum(areas[i] for i in group) / (side * side)
             if shown < CROWDED_SHARE:
@@ -316,9 +316,11 @@ class PiecepackDetector:
             cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
             if cols * rows == 1:
                 cx, cy = _unhide(points, pieces, (cx, cy), (w, h), angle, side / s)
-            if shown < MIN_TILE_SHARE and (cols * rows > 1 or
-                                           not self._covered(on_table, (cx, cy), angle, side / s, CROWDED_COVER)):
-                continue
+            if shown < MIN_TILE_SHARE:
+                if on_table is None:
+                    on_table = ((classes != pp.CLASSES.index("cloth")) & (classes != pp.UNKNOWN)).astype(np.uint8)
+                if cols * rows > 1 or not self._covered(on_table, (cx, cy), angle, side / s, CROWDED_COVER):
+                    continue
             a = math.radians(angle)
             u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
             for ci in range(cols):
@@ -851,6 +853,13 @@ def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:
     keep = (np.bincount(outside.ravel(), minlength=n) * s * s >= MIN_PIECE_MM2).astype(np.uint8)
     keep[0] = 0
     return keep[outside]
+
+
+def _reach(mask: np.ndarray, px: float) -> np.ndarray | None:
+    """The pixels within `px` of the nonzero pixels of `mask`, or None when there are none."""
+    if not mask.any():
+        return None
+    return cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_L2, 3) <= px
 
 
 def _mark_near_hands(found: list[dict], hands: np.ndarray, pv: PlaneView) -> None:
