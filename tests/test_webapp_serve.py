@@ -90,3 +90,21 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path, capsys):
         busy = taken.getsockname()[1]
         assert main(["serve", "--bind", "127.0.0.1", "--port", str(busy), "--data-dir", str(tmp_path)]) == 2
         assert "cannot listen" in capsys.readouterr().err
+
+
+def test_live_and_demo_on_a_taken_port_store_no_table(tmp_path, capsys, repo_root):
+    """A start that cannot listen exits in one line before it opens a table in the store."""
+    import sqlite3
+    calibration = next((repo_root / "sample_images" / "icehouse").glob("*calibration*.json"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = str(taken.getsockname()[1])
+        for args in (["live", "--game", "icehouse", "--calibration", str(calibration), "--camera", "7"],
+                     ["demo"]):
+            data = tmp_path / args[0]
+            assert main(args + ["--host", "127.0.0.1", "--port", busy, "--data-dir", str(data)]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "cannot listen" in err
+            with sqlite3.connect(data / "icetable.sqlite3") as db:
+                assert db.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0

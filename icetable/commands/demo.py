@@ -43,20 +43,20 @@ def run(args) -> int:
     from icetable.live.demo import Demo
 
     app = open_app(args)
+    served = None if args.no_serve else start_server(app, args)    # the port checked before a table is stored
     try:
         demo = Demo(app, folder, picture_every=None if args.no_serve else 0.4)
     except ValueError as exc:
         raise UserError(f"{folder}: {exc}") from None
-    if args.no_serve:
+    if served is None:
         demo.play()
         return _report(demo)
-    return _serve(app, demo, args)
+    return _serve(demo, args, *served)
 
 
-def _serve(app, demo, args) -> int:
+def _serve(demo, args, clock, public: str) -> int:
     from webapp.pages import qr_text
 
-    clock, public = start_server(app, args)
     page = f"{public}{demo.table_url}"
     print(f"icetable demo: table page {page}\ncamera view {public}/t/{demo.code}/camera/view\n"
           f"watch on a phone (the simulated players hold every seat):\n{qr_text(page)}", flush=True)

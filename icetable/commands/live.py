@@ -64,10 +64,10 @@ def run(args) -> int:
     except CalibrationError as exc:
         raise UserError(str(exc)) from None
     app = open_app(args)
+    clock, public = start_server(app, args)      # the port is checked before a table is stored
     code, token, host = open_table(app, args.game)
     link = InProcess(app, code, token)
     source = _source(args.camera, link)
-    clock, public = start_server(app, args)
     join = f"{public}/t/{code}"
     print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
     print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
