@@ -271,3 +271,15 @@ def test_pyramids_on_a_tile_the_arm_hides_are_read_as_pyramids():
         near = min(detected.pieces, key=lambda p: math.hypot(p.x - t.x, p.y - t.y))
         assert (near.type, near.suit, near.size) == ("pp_pyramid", t.suit, t.size)
         assert near.extra.get("uncertain")
+
+
+def test_a_pyramid_the_arm_cuts_into_keeps_its_letter():
+    """Held-out image 12 of seed 16000: an arm covers a corner of suns-D. The arm's pixels
+    counted against the true outline, and the smaller C fitted what showed; now a shape's
+    pixels under an arm count neither way."""
+    truth, detected, hidden = _held_out(16000, 12)
+    assert "suns-D" not in hidden
+    t = truth.by_id()["suns-D"]
+    near = min(detected.of_type("pp_pyramid"), key=lambda p: math.hypot(p.x - t.x, p.y - t.y))
+    assert math.hypot(near.x - t.x, near.y - t.y) < 2
+    assert (near.suit, near.size) == ("suns", "D") and near.extra.get("uncertain")

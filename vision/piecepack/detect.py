@@ -216,12 +216,14 @@ def _cut_edges(pieces: list[Blob], whole: Blob, s: float) -> list[Blob]:
 
 @dataclass
 class Places:
-    """The shapes that may stand on the board (`on`) and beside it (`off`), and the view pixels
+    """The shapes that may stand on the board (`on`) and beside it (`off`), the view pixels
     near a hand or arm (`arm`), where a piece off every tile seen may stand on a tile the arm
-    hides: there any shape may be."""
+    hides: there any shape may be, and the arms' own pixels (`hands`, None without any), where
+    a piece's outline may run under the arm."""
     on: tuple
     off: tuple
     arm: np.ndarray | None
+    hands: np.ndarray | None
 
     def shapes(self, blob: Blob, on_board: bool) -> tuple[tuple, bool | None]:
         """(the shapes a blob may be, whether a piecepack pyramid is preferred among close fits:
@@ -265,6 +267,7 @@ class PiecepackDetector:
         for tile in tiles:
             self._read_tile(pv, tile, classes, rough)
         skin = _skin(pv, tiles, classes, self.dims.tile)
+        arms = hands.copy() if hands.any() else None     # not skin: that may be tile stock
         hands |= skin
         classes[skin > 0] = pp.UNKNOWN
         places, tiles = tiles, [t for t in tiles if t["_error"] <= NOT_A_TILE]
@@ -273,7 +276,7 @@ class PiecepackDetector:
             for view, patch in zip((printed, turned), tile["_print"]):
                 _paint(view, patch, pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
-        where = Places(on, off, _reach(hands, HAND_REACH / s))
+        where = Places(on, off, _reach(hands, HAND_REACH / s), arms)
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
         found_hide = under_pieces | under_coins
@@ -539,6 +542,8 @@ class PiecepackDetector:
         z0 = self.dims.tile_thickness if _over_tile(centre, tiles, self.dims.tile) else 0.0
         x0, y0, x1, y1 = blob.box
         ignore = hidden[y0:y1, x0:x1]
+        if where.hands is not None:     # an arm over part of a piece is no evidence against its size
+            ignore = ignore | where.hands[y0:y1, x0:x1]
         if blob.full is not None:       # the whole piece; the tile's print of its colour ignored
             fitter = Fitter(pv, blob.full, blob.box, z0, self.dims, ignore)
         else:                           # a part cut from a blob: compare outlines opened alike
