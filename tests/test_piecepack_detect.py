@@ -283,3 +283,15 @@ def test_a_pyramid_the_arm_cuts_into_keeps_its_letter():
     near = min(detected.of_type("pp_pyramid"), key=lambda p: math.hypot(p.x - t.x, p.y - t.y))
     assert math.hypot(near.x - t.x, near.y - t.y) < 2
     assert (near.suit, near.size) == ("suns", "D") and near.extra.get("uncertain")
+
+
+def test_a_scrap_cut_from_a_pyramid_and_its_numeral_is_no_second_pyramid():
+    """Held-out image 5 of seed 14000: suns-B touches the suns numeral 3 it stands beside. The
+    blob was cut in two through the pyramid, and its right side with the numeral's stroke fitted
+    a pyramid A whose base overlapped suns-B's by 40 %; solid pieces cannot overlap."""
+    truth, detected, hidden = _held_out(14000, 5)
+    assert not hidden
+    t = truth.by_id()["suns-B"]
+    near = [p for p in detected.pieces if math.hypot(p.x - t.x, p.y - t.y) < 12]
+    assert [(p.type, p.suit, p.size) for p in near] == [("pp_pyramid", "suns", "B")]
+    assert not score(truth, detected).mistakes

@@ -39,6 +39,11 @@ class Shape:
             return prism(square(x, y, dims.die, yaw), z0, dims.die)
         return prism(circle(x, y, dims.pawn), z0, PAWN_HEIGHT)
 
+    def footprint(self, x: float, y: float, yaw: float, dims: Dimensions) -> np.ndarray:
+        """The base's outline (N, 2) on the surface the piece stands on."""
+        vertices = self.solid(x, y, yaw, 0.0, dims).vertices
+        return vertices[vertices[:, 2] == 0.0, :2]
+
     @property
     def turns(self) -> bool:
         return self.type != "pawn"
