@@ -89,6 +89,7 @@ class Detector:
         found, cargo = self._classify(view, seg, game, cards)
         found += self._cards(view, cards, found, cargo)
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
+        at_edge = _at_edge(seg)
         counts: Counter = Counter()
         pieces = []
         for item in sorted(found, key=lambda f: (f.fields["y"], f.fields["x"])):
@@ -98,7 +99,8 @@ class Detector:
             piece["id"] = f"{key}{counts[key]}"
             x0, y0 = item.box
             hh, ww = item.mask.shape
-            if near_hand is not None and np.any(near_hand[y0:y0 + hh, x0:x0 + ww] & item.mask):
+            if (near_hand is not None and np.any(near_hand[y0:y0 + hh, x0:x0 + ww] & item.mask)) \
+                    or np.any(at_edge[seg.labels[y0:y0 + hh, x0:x0 + ww][item.mask > 0]]):
                 piece["uncertain"] = True
                 piece["confidence"] = min(piece.get("confidence", 1.0), 0.3)
             if game == "icepirates" and id(item) not in cargo:
@@ -168,6 +170,16 @@ class Detector:
         r = max(1, int(HAND_REACH / mm_per_px))
         return (cv2.dilate(hands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
                 ).astype(np.uint8)
+
+
+def _at_edge(seg: Segmentation) -> np.ndarray:
+    """Per label of `seg`, whether its blob reaches the top view's edge: part of what it holds
+    may lie beyond, unseen, as part may under a hand."""
+    h, w = seg.labels.shape
+    x, y, bw, bh = (seg.stats[:, i] for i in range(4))
+    edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    edge[0] = False
+    return edge
 
 
 def _only(seg: Segmentation, keep: np.ndarray) -> Segmentation:
