@@ -505,13 +505,22 @@ class PiecepackDetector:
         """The (fields, fit) pairs less the smaller of any two whose bases overlap by more
         than BASE_OVERLAP of the smaller base: solid pieces cannot, so it is a scrap (a part
         of the larger piece or the print beside it cut off as a piece of its own)."""
-        bases = [Polygon(f.shape.footprint(f.x, f.y, f.yaw, self.dims)) for _, f in fits]
+        bases: dict[int, Polygon] = {}
+
+        def base(k: int) -> Polygon:
+            if k not in bases:
+                f = fits[k][1]
+                bases[k] = Polygon(f.shape.footprint(f.x, f.y, f.yaw, self.dims))
+            return bases[k]
+
+        reach = max(self.dims.pp_pyramid_base.values()) * math.sqrt(2)     # two bases' half-diagonals
         gone = set()
         for i, j in itertools.combinations(range(len(fits)), 2):
-            if not bases[i].intersects(bases[j]):
+            a, b = fits[i][1], fits[j][1]
+            if math.hypot(a.x - b.x, a.y - b.y) >= reach or not base(i).intersects(base(j)):
                 continue
-            small = min((i, j), key=lambda k: (bases[k].area, fits[k][1].iou))
-            if small not in gone and bases[i].intersection(bases[j]).area > BASE_OVERLAP * bases[small].area:
+            small = min((i, j), key=lambda k: (base(k).area, fits[k][1].iou))
+            if small not in gone and base(i).intersection(base(j)).area > BASE_OVERLAP * base(small).area:
                 gone.add(small)
         return [fit for k, fit in enumerate(fits) if k not in gone]
 
