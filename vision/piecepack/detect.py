@@ -58,7 +58,7 @@ HALF_TURN = 0.03           # a face is turned round when that shows this much mo
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 CLEAR_IOU = 0.93           # a piece explained this well is not hidden in part by another
-BASE_OVERLAP = 0.25          # standing pieces' bases overlapping more than this of the smaller: one is a scrap
+BASE_OVERLAP = 0.25        # standing pieces' bases overlapping more than this of the smaller: one is a scrap
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
 TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
@@ -493,36 +493,36 @@ class PiecepackDetector:
             if fit is not None and fit[1].iou >= MIN_IOU:
                 found.append((part, fit, own_print))
                 _paint_fit(covered, part, fit[1])
-        kept = self._apart([fit for _, fit, _ in found])
-        if len(kept) < len(found):
+        scraps = self._scraps([fit[1] for _, fit, _ in found])
+        if scraps:
+            found = [item for k, item in enumerate(found) if k not in scraps]
             covered[:] = 0
             for blob, fit, _ in found:
-                if any(fit is k for k in kept):
-                    _paint_fit(covered, blob, fit[1])
-        return [fit[0] for fit in kept], covered
+                _paint_fit(covered, blob, fit[1])
+        return [fit[0] for _, fit, _ in found], covered
 
-    def _apart(self, fits: list) -> list:
-        """The (fields, fit) pairs less the smaller of any two whose bases overlap by more
-        than BASE_OVERLAP of the smaller base: solid pieces cannot, so it is a scrap (a part
-        of the larger piece or the print beside it cut off as a piece of its own)."""
+    def _scraps(self, fits: list) -> set[int]:
+        """Indices of the fits that are the smaller of two whose bases overlap by more than
+        BASE_OVERLAP of the smaller base: solid pieces cannot, so it is a scrap (a part of the
+        larger piece or the print beside it cut off as a piece of its own)."""
         bases: dict[int, Polygon] = {}
 
         def base(k: int) -> Polygon:
             if k not in bases:
-                f = fits[k][1]
+                f = fits[k]
                 bases[k] = Polygon(f.shape.footprint(f.x, f.y, f.yaw, self.dims))
             return bases[k]
 
         reach = max(self.dims.pp_pyramid_base.values()) * math.sqrt(2)     # two bases' half-diagonals
         gone = set()
         for i, j in itertools.combinations(range(len(fits)), 2):
-            a, b = fits[i][1], fits[j][1]
+            a, b = fits[i], fits[j]
             if math.hypot(a.x - b.x, a.y - b.y) >= reach or not base(i).intersects(base(j)):
                 continue
-            small = min((i, j), key=lambda k: (base(k).area, fits[k][1].iou))
+            small = min((i, j), key=lambda k: (base(k).area, fits[k].iou))
             if small not in gone and base(i).intersection(base(j)).area > BASE_OVERLAP * base(small).area:
                 gone.add(small)
-        return [fit for k, fit in enumerate(fits) if k not in gone]
+        return gone
 
     def _fit_over_print(self, pv: PlaneView, blob: Blob, tiles, classes, prints, where: Places):
         """(fit, print ignored) of a blob as one piece, the tiles' print of its colour ignored
