@@ -65,14 +65,17 @@ def test_calibrate_bad_sources_get_one_line(tmp_path):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))
     (tmp_path / "bad.jpg").write_text("nope")
+    (tmp_path / "bad.mp4").write_text("nope")
+    (tmp_path / "empty").mkdir()
     cases = [(str(tmp_path / "missing.jpg"), "no such file"), (str(blank), "no calibration mat found"),
-             (str(tmp_path / "bad.jpg"), "not an image"), ("9", "no camera at index 9")]
+             (str(tmp_path / "bad.jpg"), "not an image"), ("9", "no camera at index 9"),
+             (str(tmp_path / "bad.mp4"), "bad.mp4: not a video"), (str(tmp_path / "empty"), "empty: no images")]
     for source, message in cases:
         result = _cli("calibrate", source, "-o", str(tmp_path / "c.json"))
         lines = result.stderr.strip().splitlines()
         assert result.returncode == 2, source
         assert message in lines[-1] and "Traceback" not in result.stderr
-        assert len(lines) == 1, result.stderr      # no OpenCV warnings about the missing camera
+        assert len(lines) == 1, result.stderr      # no OpenCV or FFmpeg warnings about what it cannot open
 
 
 def test_mat_writes_every_kind(tmp_path):

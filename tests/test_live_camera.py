@@ -9,9 +9,9 @@ from icetable.live.link import InProcess, open_table
 from icetable.live.loop import LiveLoop
 from referee.scene import Piece
 from tests.live_helpers import AREA, frame, homography, read_blobs
-from vision.feeds import FolderSource, PushSource, Watched, open_source
+from vision.feeds import PushSource, Watched
 from vision.settle import Settler
-from vision.sources import FrameSourceError
+from vision.sources import FolderSource, FrameSourceError, open_source
 from vision.tracking import Tracker
 from webapp import create_app
 
@@ -114,7 +114,7 @@ class Script:
         return True
 
     def grab(self):
-        from vision.feeds import Grab
+        from vision.sources import Grab
         if self.i >= len(self.items):
             return Grab(None, self.i / 30, "ended")
         item = self.items[self.i]

@@ -40,8 +40,8 @@ def start_server(app, args) -> tuple[threading.Event, str]:
 
 
 def _source(spec: str, link):
-    from vision.feeds import PushSource, open_source
-    from vision.sources import FrameSourceError
+    from vision.feeds import PushSource
+    from vision.sources import FrameSourceError, open_source
     if spec == "phone":
         source = PushSource()
         link.phone_frames(source.push)

@@ -16,7 +16,7 @@ from calibration.calibfile import load as load_calibration
 from icetable.live.build import live_loop
 from icetable.live.link import InProcess, open_table
 from icetable.live.recording import load_truth
-from vision.feeds import open_source
+from vision.sources import open_source
 
 BUNDLED = Path(__file__).resolve().parent.parent / "recordings"
 
