@@ -81,9 +81,13 @@ def centroid(poly: np.ndarray) -> np.ndarray:
 def raster(poly_mm: np.ndarray, pv: PlaneView, box: tuple[int, int, int, int]) -> np.ndarray:
     """uint8 0/1 mask of an outline in the view crop box (x0, y0, x1, y1) px."""
     x0, y0, x1, y1 = box
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    px = pv.top.to_pixels(poly_mm) - (x0, y0)
-    cv2.fillConvexPoly(mask, np.round(px * (1 << SUB)).astype(np.int32), 1, cv2.LINE_8, SUB)
+    return _filled((pv.top.to_pixels(poly_mm) - (x0, y0)) * (1 << SUB), (y1 - y0, x1 - x0))
+
+
+def _filled(points: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """uint8 0/1 mask (h, w) of a convex polygon in pixels scaled by 2**SUB (its sub-pixel bits)."""
+    mask = np.zeros(size, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(points).astype(np.int32), 1, cv2.LINE_8, SUB)
     return mask
 
 
@@ -127,13 +131,12 @@ class Fitter:
         return self._outlines[key]
 
     def _raster(self, shape: Shape, x: float, y: float, yaw: float, pad: int = 0) -> np.ndarray:
-        """`raster` of the outline in the blob's box grown by `pad` pixels on each side."""
+        """`raster` of the outline in the blob's box grown by `pad` pixels on each side, from the
+        outline cached in pixels."""
         x0, y0, x1, y1 = self.box
         (ox, oy), s = self.pv.top.origin, self.pv.top.mm_per_px
         offset = (((x - ox) / s - 0.5 - x0 + pad) * (1 << SUB), ((y - oy) / s - 0.5 - y0 + pad) * (1 << SUB))
-        mask = np.zeros((y1 - y0 + 2 * pad, x1 - x0 + 2 * pad), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(self._outline(shape, yaw)[1] + offset).astype(np.int32), 1, cv2.LINE_8, SUB)
-        return mask
+        return _filled(self._outline(shape, yaw)[1] + offset, (y1 - y0 + 2 * pad, x1 - x0 + 2 * pad))
 
     def _seen_centroid(self, shape: Shape, x: float, y: float, yaw: float) -> tuple[float, float]:
         if self.visible is None:
