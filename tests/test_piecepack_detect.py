@@ -178,6 +178,18 @@ def test_a_tile_whose_centre_numeral_a_pyramid_hides_is_read_from_its_small_nume
     assert not mistakes, mistakes
 
 
+def test_an_unsure_tile_takes_the_suit_its_print_is_coloured():
+    """Held-out image 16 of seed 17000, dim light: suns-D stands on moons-4. No face matched the
+    tile well, and of the close ones all were crowns, though its print is classed moons (dark)
+    nearly throughout; read as crowns-4 before, it is now read among the moons faces."""
+    truth, detected, _ = _held_out(17000, 16)
+    tile = truth.by_id()["moons-4"]
+    assert any(p.type == "pp_pyramid" and math.hypot(p.x - tile.x, p.y - tile.y) < 6 for p in truth.pieces)
+    read = min(detected.of_type("tile"), key=lambda t: math.hypot(t.x - tile.x, t.y - tile.y))
+    assert (read.suit, read.rank) == ("moons", 4)
+    assert not score(truth, detected).mistakes, score(truth, detected).mistakes
+
+
 def test_a_pyramid_over_its_own_suits_numeral_settles_the_tiles_half_turn():
     """Held-out image 5 of seed 12000: suns-A stands on the centre numeral of suns-4, whose
     symbols are the same under a half turn. The tile was read turned round, so the numeral's

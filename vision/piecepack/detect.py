@@ -377,8 +377,12 @@ class PiecepackDetector:
             tile.update(x=xy[0], y=xy[1], _angle=angle, _settled=True)
             cls, seen, big = patches(xy, angle)
         name, turn, conf, error = first[:4] if first[2] >= SURE else self._finalists(big, seen, first)
-        tile["_error"] = error
         label = _ink_class(cls, self._ink[name, turn], seen)
+        if conf < SURE and label and name != "back" and label != SUIT_IDS[pp.SUITS.index(name.split("-")[0])]:
+            # unsure, and the print is in another suit's colour: that suit's best face
+            name, turn, _, error = self._finalists(big, seen, first, pp.SUITS[SUIT_IDS.index(label)])
+            label = _ink_class(cls, self._ink[name, turn], seen)
+        tile["_error"] = error
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
         tile["_print"] = tuple(self._ink[name, t] * np.uint8(label) for t in (turn, (turn + 2) % 4))
@@ -438,14 +442,18 @@ class PiecepackDetector:
         shown = [float(np.mean(cls[self._ink[name, t] > 0] == label)) for t in (turn, (turn + 2) % 4)]
         return (turn + 2) % 4 if shown[1] > shown[0] + HALF_TURN else turn
 
-    def _finalists(self, big: np.ndarray, seen: np.ndarray, first) -> tuple[str, int, float, float]:
+    def _finalists(self, big: np.ndarray, seen: np.ndarray, first, suit: str | None = None) -> tuple[str, int, float, float]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
-        SHIFT pixels: (name, turn, confidence, error). Finalists are the faces the coarse match could
-        not tell from the best, each at its best quarter turn and the opposite one (the art is
-        nearly symmetric under a half turn: with the centre numeral hidden, a tile placed a
-        millimetre off may match better turned round)."""
+        SHIFT pixels: (name, turn, confidence, error). Finalists are the faces the coarse match
+        could not tell from the best (or, given a `suit`, every face of that suit), each at its
+        best quarter turn and the opposite one (the art is nearly symmetric under a half turn:
+        with the centre numeral hidden, a tile placed a millimetre off may match better turned
+        round)."""
         n = seen.shape[0]
-        close = {name: turn for name, turn, err in first[4][:TILE_FINALISTS] if err <= first[3] * (1 + SURE)}
+        if suit is None:
+            close = {name: turn for name, turn, err in first[4][:TILE_FINALISTS] if err <= first[3] * (1 + SURE)}
+        else:
+            close = {name: turn for name, turn, _ in first[4] if name.startswith(suit + "-")}
         names, stack, squares = self._tiles_fine
         rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
         patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
