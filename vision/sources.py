@@ -102,7 +102,9 @@ class FolderSource:
     def __init__(self, path: str | Path, fps: float = 2.0):
         path = Path(path)
         self.name = str(path)
-        self.paths = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if path.is_dir() else [path]
+        self.paths = [path]
+        if path.is_dir():
+            self.paths = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
             raise FrameSourceError(f"{path}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self.fps, self.index = fps, 0

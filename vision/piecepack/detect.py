@@ -442,7 +442,8 @@ class PiecepackDetector:
         shown = [float(np.mean(cls[self._ink[name, t] > 0] == label)) for t in (turn, (turn + 2) % 4)]
         return (turn + 2) % 4 if shown[1] > shown[0] + HALF_TURN else turn
 
-    def _finalists(self, big: np.ndarray, seen: np.ndarray, first, suit: str | None = None) -> tuple[str, int, float, float]:
+    def _finalists(self, big: np.ndarray, seen: np.ndarray, first,
+                   suit: str | None = None) -> tuple[str, int, float, float]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
         SHIFT pixels: (name, turn, confidence, error). Finalists are the faces the coarse match
         could not tell from the best (or, given a `suit`, every face of that suit), each at its
