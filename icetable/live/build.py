@@ -35,8 +35,6 @@ def projector(cal: Calibration):
     return project
 
 
-
-
 def live_loop(source, cal: Calibration, game: str, players: list[str], link, options: dict | None = None,
               config: SettleConfig = SettleConfig(), picture_every: float | None = 0.4, read=None) -> LiveLoop:
     """A loop watching `source` for the table behind `link` (`read` replaces the detector)."""
