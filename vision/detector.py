@@ -21,7 +21,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.pyramids import ISLAND_COLOURS, Found, PyramidClassifier
-from vision.segment import Segmentation, segment
+from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import rectify
 
 AREA_MARGIN = 15.0      # mm of table around the play area that is still looked at
@@ -175,9 +175,7 @@ class Detector:
 def _at_edge(seg: Segmentation) -> np.ndarray:
     """Per label of `seg`, whether its blob reaches the top view's edge: part of what it holds
     may lie beyond, unseen, as part may under a hand."""
-    h, w = seg.labels.shape
-    x, y, bw, bh = (seg.stats[:, i] for i in range(4))
-    edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    edge = reaches_edge(seg.stats, seg.labels.shape)
     edge[0] = False
     return edge
 

@@ -115,12 +115,17 @@ def arm_regions(logs: np.ndarray, mm_per_px: float) -> np.ndarray:
     k = max(3, int(ARM_OPEN / mm_per_px) | 1)
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
-    h, w = odd.shape
-    x, y, bw, bh, area = (stats[:, i] for i in range(5))
-    edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
     keep = np.zeros(n, np.uint8)
-    keep[1:][(area[1:] * mm_per_px ** 2 > HAND_AREA) & edge[1:]] = 255
+    keep[1:][(stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 > HAND_AREA) & reaches_edge(stats, odd.shape)[1:]] = 255
     return keep[labels]
+
+
+def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
+    """Per row of `cv2.connectedComponentsWithStats` stats over an image of `shape`, whether
+    that component touches the image's border."""
+    h, w = shape[:2]
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    return (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
 
 
 def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
