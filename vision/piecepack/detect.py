@@ -481,17 +481,13 @@ class PiecepackDetector:
                 for piece in _cut_edges(split(part, 9.0 / s, 4.0 / s), part, s):
                     fit = self._fit_standing(pv, piece, tiles, own_print, where)
                     (found if fit is not None and fit[1].iou >= MIN_IOU else pending).append((piece, fit, own_print))
-        covered = np.zeros(classes.shape, np.uint8)
-        for blob, fit, _ in found:
-            _paint_fit(covered, blob, fit[1])
+        covered = _painted(found, classes.shape)
         for i, (blob, fit, own_print) in enumerate(found):
             if fit[1].iou >= CLEAR_IOU:
                 continue
             x0, y0, x1, y1 = blob.box
-            others = np.zeros(classes.shape, np.uint8)
-            for other, other_fit, _ in found[:i] + found[i + 1:]:
-                if _overlap(other.box, blob.box):
-                    _paint_fit(others, other, other_fit[1])
+            others = _painted([item for item in found[:i] + found[i + 1:] if _overlap(item[0].box, blob.box)],
+                              classes.shape)
             if np.any(others[y0:y1, x0:x1] & cv2.dilate(fit[1].mask, np.ones((7, 7), np.uint8))):
                 again = self._fit_standing(pv, blob, tiles, others | own_print, where)
                 if again is not None and again[1].iou > fit[1].iou:
@@ -505,9 +501,7 @@ class PiecepackDetector:
         scraps = self._scraps([fit[1] for _, fit, _ in found])
         if scraps:
             found = [item for k, item in enumerate(found) if k not in scraps]
-            covered[:] = 0
-            for blob, fit, _ in found:
-                _paint_fit(covered, blob, fit[1])
+            covered = _painted(found, classes.shape)
         return [fit[0] for _, fit, _ in found], covered
 
     def _scraps(self, fits: list) -> set[int]:
@@ -928,6 +922,14 @@ def _paint_fit(mask: np.ndarray, blob: Blob, fit) -> None:
     """Mark a fitted piece's outline (grown 2 px) in a view-sized mask."""
     x0, y0, x1, y1 = blob.box
     mask[y0:y1, x0:x1] |= cv2.dilate(fit.mask, np.ones((5, 5), np.uint8))
+
+
+def _painted(found: list, shape: tuple) -> np.ndarray:
+    """A view-sized mask of the fitted outlines of `found` (items (blob, (fields, fit), ...))."""
+    mask = np.zeros(shape, np.uint8)
+    for blob, fit, *_ in found:
+        _paint_fit(mask, blob, fit[1])
+    return mask
 
 
 def _overlap(a, b) -> bool:
