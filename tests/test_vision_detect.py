@@ -101,6 +101,17 @@ def test_a_large_standing_piece_leaning_far_in_the_view_is_read_standing():
     assert (near.color, near.size, near.pose) == ("red", 3, "standing")
 
 
+def test_a_large_clear_piece_with_few_edge_lines_is_read_clear():
+    # held-out image 11 of seed 18000: clear p10, a large lying on dark cloth, shows few bright
+    # edge lines for its size; its white-or-clear score was held to the bar small pieces need
+    # and it was read white. The score now grows with the piece's side beyond a medium's
+    truth, detected = _held_out("icehouse", 18000, 11)
+    t = next(p for p in truth.pieces if p.id == "p10")
+    near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
+    assert np.hypot(near.x - t.x, near.y - t.y) < 5.0
+    assert (near.color, near.size, near.pose) == ("clear", 3, "lying")
+
+
 def test_what_the_view_s_edge_cuts_is_reported_uncertain():
     # held-out image 24 of seed 18000: a pale arm reaches in from the table's left edge, and
     # the strip of it the arm test missed was read as two white lying pieces, one off the
