@@ -15,7 +15,7 @@ import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
 from calibration.colors import ColorProfile
-from vision.segment import Segmentation, fill_holes, level_of
+from vision.segment import DARKER, Segmentation, fill_holes, level_of
 from vision.solids import lying_pyramid, standing_pyramid
 from vision.topview import TopView
 
@@ -60,9 +60,11 @@ PALE_MARGIN = 0.1          # ... and this far from it for one of several touchin
 @dataclass(frozen=True)
 class Known:
     """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
-    white pieces: faint faces count as evidence) and the sizes and poses they can have."""
+    white pieces: faint faces count as evidence), `shaded` (pixels a clear piece may cover that
+    count neither for nor against it) and the sizes and poses they can have."""
 
     level: np.ndarray | None = None
+    shaded: np.ndarray | None = None
     sizes: tuple = (1, 2, 3)
     poses: tuple = ("standing", "lying")
 
@@ -242,8 +244,9 @@ class PyramidClassifier:
         elif name != "white":
             part = _half_contrast(part, features)
         level = level_of(features) if name == "white" else None
+        shaded = _shaded(features) if name == "clear" else None
         island = game == "icepirates" and name in ISLAND_COLOURS
-        known = Known(level, (3,), ("standing",)) if island else Known(level)
+        known = Known(level, shaded, (3,), ("standing",)) if island else Known(level, shaded)
         return self._explain(fitter, part, box, name, share, known, budget)
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
@@ -346,7 +349,7 @@ class PyramidClassifier:
         _, blob_c, blob_axis = _moments_of_points(pts)
 
         def overlap(pose, size, params):
-            return self._iou(fitter, part, box, pose, size, params)[0]
+            return self._iou(fitter, part, box, pose, size, params, known.shaded)[0]
 
         votes = None if level is None else _votes(level, part)
 
@@ -365,7 +368,7 @@ class PyramidClassifier:
         if found is None:
             return None
         _, hypothesis, size, params = found
-        iou, mask = self._iou(fitter, part, box, hypothesis, size, params)
+        iou, mask = self._iou(fitter, part, box, hypothesis, size, params, known.shaded)
         pose = whole_pose(hypothesis)
         if hypothesis != pose:       # the piece covers its unlit faces too
             mask = self._iou(fitter, part, box, pose, size, params)[1]
@@ -412,11 +415,16 @@ class PyramidClassifier:
         return best, pose, size, params
 
     @staticmethod
-    def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params) -> tuple[float, np.ndarray]:
+    def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params,
+             neutral: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+        """A hypothesis' silhouette and its intersection over union with the blob; `neutral`
+        pixels outside the blob are left out of the union."""
         mask = np.zeros_like(blob)
         cv2.fillConvexPoly(mask, fitter.outline(pose, size, *params, box), 1, cv2.LINE_8, SUB)
         inter = np.count_nonzero(mask & blob)
         union = np.count_nonzero(mask | blob)
+        if neutral is not None:
+            union -= np.count_nonzero(mask & neutral & (1 - blob))
         return (inter / union if union else 0.0), mask
 
 
@@ -499,6 +507,14 @@ def _votes(level: np.ndarray, part: np.ndarray) -> np.ndarray:
     half = 0.5 * float(np.median(bright)) if bright.size else WHITE_FLOOR
     table = (level < WHITE_FLOOR) & (level > -SHADE)
     return (level >= max(half, WHITE_FLOOR)).astype(np.float32) - table
+
+
+def _shaded(features: np.ndarray) -> np.ndarray:
+    """Pixels darker than the table but lighter than a dark piece, uint8 0/1: a shadow, or a
+    lying clear piece's raised base face, which shows the table behind it dimmed. A clear
+    piece's outline may cover them or not."""
+    level = level_of(features)
+    return ((level < -SHADE) & (level > DARKER)).astype(np.uint8)
 
 
 def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
