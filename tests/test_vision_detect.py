@@ -76,6 +76,13 @@ def _held_out(game, base_seed, number):
     return truth, Detector(samples.planned_calibration(game, image)).detect(samples.read_back(drawn.image), game)
 
 
+def _reading(truth, detected, pid):
+    """(distance in mm, (colour, size, pose)) of the detected piece nearest truth piece `pid`."""
+    t = next(p for p in truth.pieces if p.id == pid)
+    near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
+    return float(np.hypot(near.x - t.x, near.y - t.y)), (near.color, near.size, near.pose)
+
+
 def test_a_clear_piece_touching_a_white_one_keeps_its_colour():
     # held-out image 6 of seed 15000: two clear pieces each touching a white one made one pale
     # blob each, named white or clear as a whole; each piece is now named from its own pixels
@@ -84,9 +91,9 @@ def test_a_clear_piece_touching_a_white_one_keeps_its_colour():
     for clear, white in pairs.items():
         for pid, colour in ((clear, "clear"), (white, "white")):
             t = next(p for p in truth.pieces if p.id == pid)
-            near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
-            assert np.hypot(near.x - t.x, near.y - t.y) < 5.0, pid
-            assert (near.color, near.size, near.pose) == (colour, t.size, t.pose), pid
+            distance, read = _reading(truth, detected, pid)
+            assert distance < 5.0, pid
+            assert read == (colour, t.size, t.pose), pid
 
 
 def test_a_large_standing_piece_leaning_far_in_the_view_is_read_standing():
@@ -94,33 +101,27 @@ def test_a_large_standing_piece_leaning_far_in_the_view_is_read_standing():
     # from below the camera, so its apex lands 25 mm off its base and its outline is long. Only
     # the standing fit's first yaw was scored before the best few were refined, so the standing
     # large was never refined and a lying large beat it
-    truth, detected = _held_out("icehouse", 16000, 14)
-    t = next(p for p in truth.pieces if p.id == "p2")
-    near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
-    assert np.hypot(near.x - t.x, near.y - t.y) < 3.0
-    assert (near.color, near.size, near.pose) == ("red", 3, "standing")
+    distance, read = _reading(*_held_out("icehouse", 16000, 14), "p2")
+    assert distance < 3.0
+    assert read == ("red", 3, "standing")
 
 
 def test_a_large_clear_piece_with_few_edge_lines_is_read_clear():
     # held-out image 11 of seed 18000: clear p10, a large lying on dark cloth, shows few bright
     # edge lines for its size; its white-or-clear score was held to the bar small pieces need
     # and it was read white. The score now grows with the piece's side beyond a medium's
-    truth, detected = _held_out("icehouse", 18000, 11)
-    t = next(p for p in truth.pieces if p.id == "p10")
-    near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
-    assert np.hypot(near.x - t.x, near.y - t.y) < 5.0
-    assert (near.color, near.size, near.pose) == ("clear", 3, "lying")
+    distance, read = _reading(*_held_out("icehouse", 18000, 11), "p10")
+    assert distance < 5.0
+    assert read == ("clear", 3, "lying")
 
 
 def test_a_lying_clear_piece_s_dim_base_face_does_not_shrink_it():
     # held-out image 2 of seed 20000: clear sclear1, a large lying, shows its raised base face
     # as a strip a little darker than the cloth; counted as table, it made the piece look
     # a medium. Such shaded pixels now count neither for nor against a clear piece's outline
-    truth, detected = _held_out("icepirates", 20000, 2)
-    t = next(p for p in truth.pieces if p.id == "sclear1")
-    near = min(detected.pieces, key=lambda p: np.hypot(p.x - t.x, p.y - t.y))
-    assert np.hypot(near.x - t.x, near.y - t.y) < 5.0
-    assert (near.color, near.size, near.pose) == ("clear", 3, "lying")
+    distance, read = _reading(*_held_out("icepirates", 20000, 2), "sclear1")
+    assert distance < 5.0
+    assert read == ("clear", 3, "lying")
 
 
 def test_what_the_view_s_edge_cuts_is_reported_uncertain():
