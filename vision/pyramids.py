@@ -216,15 +216,15 @@ class PyramidClassifier:
         otherwise than the part is fitted again as its own colour."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
 
-        def size(mask):
+        def footprints(mask):
             return np.count_nonzero(mask) / footprint
 
-        name = _pale_colour(features, part, size(part))
+        name = _pale_colour(features, part, footprints(part))
         found = self._explain_as(fitter, part, box, name, share, features, game)
         if len(found) < 2:
             return found
         own = [part & piece.mask for piece in found]
-        names = [_pale_colour(features, pixels, size(piece.mask), name) if np.count_nonzero(pixels) else name
+        names = [_pale_colour(features, pixels, footprints(piece.mask), name) if np.count_nonzero(pixels) else name
                  for piece, pixels in zip(found, own)]
         if all(n == name for n in names):
             return found
@@ -428,11 +428,11 @@ class PyramidClassifier:
         return (inter / union if union else 0.0), mask
 
 
-def _pale_colour(features: np.ndarray, part: np.ndarray, size: float, unsure: str | None = None) -> str:
+def _pale_colour(features: np.ndarray, part: np.ndarray, footprints: float, unsure: str | None = None) -> str:
     """White or clear for a pale blob (pixel by pixel the two overlap). Clear plastic shows the
     table through its faces and light along its edges: many thin bright ridges and table-level
     pixels inside its outline, so its brightest tenth is far above its median; white plastic
-    shows smooth, evenly bright faces. `size` is the piece's area over a medium pyramid's
+    shows smooth, evenly bright faces. `footprints` is the piece's area over a medium pyramid's
     footprint: edge lines are lines, so their share of a piece larger than that falls with its
     side, and the score is scaled back up by the square root. With `unsure` given, a score within
     PALE_MARGIN of the threshold gives `unsure` (a single piece's few pixels say less than a
@@ -445,7 +445,7 @@ def _pale_colour(features: np.ndarray, part: np.ndarray, size: float, unsure: st
             break
     inner = level[inside]
     spread = float(np.percentile(inner, 90) - np.median(inner))
-    score = (float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread) * max(1.0, size) ** 0.5
+    score = (float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread) * max(1.0, footprints) ** 0.5
     if unsure is not None and abs(score - CLEAR_SCORE) < PALE_MARGIN:
         return unsure
     return "clear" if score > CLEAR_SCORE else "white"
