@@ -12,7 +12,7 @@ from calibration.calibfile import load
 from referee.scene import scene_from_dict
 from vision import samples
 from vision.detector import Detector, FrameError
-from vision.evaluation import Score, score
+from vision.evaluation import HEADING_OK, MATCH_MM, Score, heading_error, score
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
@@ -122,6 +122,18 @@ def test_a_lying_clear_piece_s_dim_base_face_does_not_shrink_it():
     distance, read = _reading(*_held_out("icepirates", 20000, 2), "sclear1")
     assert distance < 5.0
     assert read == ("clear", 3, "lying")
+
+
+def test_a_treasure_showing_only_its_lit_base_face_is_found_lying():
+    # held-out image 7 of seed 21000: white treasure tblue lies on its white home card, where
+    # only its lit base face stands out from the card; no whole pyramid fitted that strip and a
+    # small standing piece was read beside it. The base face alone is now tried, with the body
+    # on whichever side of it the pixels say more for
+    truth, detected = _held_out("icepirates", 21000, 7)
+    t = next(p for p in truth.pieces if p.id == "tblue")
+    near = [p for p in detected.pieces if np.hypot(p.x - t.x, p.y - t.y) < MATCH_MM]
+    assert [(p.color, p.pose) for p in near] == [("white", "lying")]
+    assert heading_error(near[0].heading, t.heading) < HEADING_OK
 
 
 def test_what_the_view_s_edge_cuts_is_reported_uncertain():

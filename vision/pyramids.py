@@ -39,9 +39,11 @@ HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "
 # A white pyramid's faces turned from the light look like the table (or darker, on light card):
 # only the lit faces may show. Standing: one face (base corners 0, 1 and the apex) or two
 # (corners 0, 1, 2). Lying (corners 0, 1 on the table, 2, 3 raised, 4 the tip): the upper face
-# and the side face over corner 0 or 1. Tried for white blobs no whole pyramid fits well.
+# and the side face over corner 0 or 1, or the base face alone (on a light card the rest looks
+# like the card). Tried for white blobs no whole pyramid fits well.
 LIT_FACES = {"lit1": ("standing", (0, 1, 4)), "lit2": ("standing", (0, 1, 2, 4)),
-             "side0": ("lying", (0, 2, 3, 4)), "side1": ("lying", (1, 2, 3, 4))}
+             "side0": ("lying", (0, 2, 3, 4)), "side1": ("lying", (1, 2, 3, 4)),
+             "base": ("lying", (0, 1, 2, 3))}
 LIT_POSES = {whole: tuple(pose for pose, (of, _) in LIT_FACES.items() if of == whole)
              for whole in ("standing", "lying")}
 PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses)
@@ -333,7 +335,8 @@ class PyramidClassifier:
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
         white piece (`known.level` given) by the brightness over the table they cover
         (`_votes`), and pyramids of which only the lit faces show are tried too when no whole
-        one fits well."""
+        one fits well. A base face alone looks the same with the body on either side of it: the
+        side whose pixels say more for a whole piece wins."""
         known = known or Known()
         level = known.level
         n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
@@ -368,6 +371,8 @@ class PyramidClassifier:
         if found is None:
             return None
         _, hypothesis, size, params = found
+        if hypothesis == "base":
+            params = max((params, _flipped(fitter, size, params)), key=lambda p: evidence("lying", size, p))
         iou, mask = self._iou(fitter, part, box, hypothesis, size, params, known.shaded)
         pose = whole_pose(hypothesis)
         if hypothesis != pose:       # the piece covers its unlit faces too
@@ -426,6 +431,13 @@ class PyramidClassifier:
         if neutral is not None:
             union -= np.count_nonzero(mask & neutral & (1 - blob))
         return (inter / union if union else 0.0), mask
+
+
+def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
+    """A lying piece turned end for end about its base face: the same base face, the body on
+    the other side of it."""
+    _, c, _ = _moments(fitter.silhouette("base", size, *params))
+    return 2 * c[0] - params[0], 2 * c[1] - params[1], (params[2] + 180.0) % 360
 
 
 def _pale_colour(features: np.ndarray, part: np.ndarray, footprints: float, unsure: str | None = None) -> str:
