@@ -15,7 +15,7 @@ import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
 from calibration.colors import ColorProfile
-from vision.segment import DARKER, Segmentation, fill_holes, level_of
+from vision.segment import DARKER, Segmentation, fill_holes, foreground_mask, level_of
 from vision.solids import lying_pyramid, standing_pyramid
 from vision.topview import TopView
 
@@ -54,6 +54,9 @@ PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blo
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)    # a standing piece's turns (its square repeats every 90)
 _STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
+GAP = 9.0                  # mm: a clear outline's gaps this wide are closed to find the holes in it
+HOLE = 10.0                # mm^2: smaller holes in a clear outline are noise, not a face seen through
+SOLID = 0.9                # share of its convex hull a clear part filled in must cover (one piece)
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
@@ -242,7 +245,7 @@ class PyramidClassifier:
         """Pieces of colour `name` explaining a part, its outline trimmed as that colour's edges
         need and, in Ice Pirates, black and white standing pieces taken as islands."""
         if name == "clear":   # its bright edge lines bleed outward by about a pixel
-            part = cv2.erode(part, np.ones((3, 3), np.uint8))
+            part = cv2.erode(_see_through(part, features, fitter.view.mm_per_px), np.ones((3, 3), np.uint8))
         elif name != "white":
             part = _half_contrast(part, features)
         level = level_of(features) if name == "white" else None
@@ -461,6 +464,23 @@ def _pale_colour(features: np.ndarray, part: np.ndarray, footprints: float, unsu
     if unsure is not None and abs(score - CLEAR_SCORE) < PALE_MARGIN:
         return unsure
     return "clear" if score > CLEAR_SCORE else "white"
+
+
+def _see_through(part: np.ndarray, features: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """A clear piece's part with the holes in its outline filled. A lying piece's raised base
+    face, seen through, looks like the cloth and is left out of the foreground; its bright edges
+    enclose it but for a gap of a few pixels. Gaps up to GAP are closed, holes from HOLE up are
+    kept, and only if the whole stays convex (SOLID): a notch between touching pieces is no hole."""
+    if not part.any():
+        return part
+    k = int(GAP / mm_per_px) | 1
+    closed = cv2.morphologyEx(part, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    holes = (fill_holes(closed) > 0) & (part == 0) & (foreground_mask(features) == 0)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=4)
+    kept = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 >= HOLE)[0] + 1
+    filled = part | np.isin(labels, kept).astype(np.uint8)
+    hull = cv2.contourArea(cv2.convexHull(cv2.findNonZero(filled)))
+    return filled if np.count_nonzero(filled) >= SOLID * hull else part
 
 
 def _overlapping(masks: list[np.ndarray]) -> bool:
