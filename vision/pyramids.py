@@ -243,7 +243,8 @@ class PyramidClassifier:
     def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
                     features: np.ndarray, game: str, budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
         """Pieces of colour `name` explaining a part, its outline trimmed as that colour's edges
-        need and, in Ice Pirates, black and white standing pieces taken as islands."""
+        need (a clear one's holes filled first) and, in Ice Pirates, black and white standing
+        pieces taken as islands."""
         if name == "clear":   # its bright edge lines bleed outward by about a pixel
             part = cv2.erode(_see_through(part, features, fitter.view.mm_per_px), np.ones((3, 3), np.uint8))
         elif name != "white":
