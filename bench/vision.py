@@ -20,6 +20,8 @@ one_blas_thread()       # one thread, as the figures say
 import cv2  # noqa: E402
 
 from calibration.calibfile import load  # noqa: E402
+from calibration.homography import find_markers, fit_plane  # noqa: E402
+from calibration.paleness import PALE_TABLE, table_paleness  # noqa: E402
 from referee.scene import scene_from_dict  # noqa: E402
 from vision.detector import Detector, FrameError  # noqa: E402
 from vision.evaluation import Score, percentile, score  # noqa: E402
@@ -38,6 +40,14 @@ def samples(folder: Path):
             truth_path.parent / info["calibration"]
 
 
+def table_kind(frame, calibration) -> str:
+    """'accepted' or 'warned': whether `icetable calibrate` warns that this table is too pale."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    fit = fit_plane(calibration.layout, find_markers(gray), calibration.K, calibration.dist)
+    paleness = table_paleness(frame, fit, calibration.layout)
+    return "warned" if paleness is not None and paleness > PALE_TABLE else "accepted"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", default=str(ROOT / "sample_images"))
@@ -46,6 +56,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     total, times, failed = Score(), [], 0
+    by_table = {"accepted": Score(), "warned": Score()}
     detectors = {}
     for image_path, truth, hidden, cal_path in samples(Path(args.images)):
         if truth.game in PIECEPACK_GAMES:     # scored below, on their own fields
@@ -60,6 +71,7 @@ def main(argv=None) -> int:
             continue
         s = score(truth, detected, hidden)
         total.add(s)
+        by_table[table_kind(frame, detector.calibration)].add(s)
         if args.verbose or not s.images_right:
             print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra")
         if frame.shape[1] == 1920 and frame.shape[0] == 1080:
@@ -72,6 +84,10 @@ def main(argv=None) -> int:
         print(f"per-piece accuracy {name:9s}: {100 * total.rate(name):6.2f} %  (target >= 99.5 %)")
     print(f"extra detections: {total.extra}")
     print(f"images entirely right: {100 * total.images_right / max(1, total.images):.1f} %  (target >= 90 %)")
+    for kind, part in by_table.items():
+        print(f"  tables calibrate {'accepts' if kind == 'accepted' else 'warns about (pale)'}: "
+              f"{part.images} images, {part.pieces} pieces, all right {100 * part.rate('all_right'):.2f} %, "
+              f"images entirely right {100 * part.images_right / max(1, part.images):.1f} %")
     print(f"position error mm: median {percentile(total.position_mm, 50):.2f}, "
           f"95th {percentile(total.position_mm, 95):.2f}  (target median <= 2 mm)")
     print(f"heading error deg: median {percentile(total.heading_deg, 50):.2f}, "
