@@ -133,6 +133,17 @@ def _held_out(base_seed: int, number: int):
     return truth, Detector(samples.calibration(cam, truth.area)).detect(frame, "icefloe"), tuple(drawn.hidden)
 
 
+def test_an_arm_the_view_s_edge_cuts_narrow_is_read_as_no_pieces():
+    """Held-out image 6 of seed 25000: an arm reaches in at the view's left edge with only
+    17 mm of it inside, too narrow there to pass for an arm; its skin was read as three blank
+    moons dice at x = -5 mm. The view's edge now carries an arm on beyond it."""
+    truth, detected, hidden = _held_out(25000, 6)
+    result = score(truth, detected, hidden)
+    assert result.extra == 0
+    assert result.missing == 0
+    assert not [p for p in detected.pieces if p.type == "die" and p.x < 0]
+
+
 def test_a_pyramid_over_its_own_suits_hidden_numeral_is_read_from_its_outline():
     """Held-out image 10 of seed 11000: arms-B stands on arms-4, hiding most of the centre
     numeral; the tile's half turn was read wrong, so the numeral's visible ends were taken for

@@ -845,19 +845,25 @@ def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
 def _hands(classes: np.ndarray, logratio: np.ndarray, s: float) -> np.ndarray:
     """Hands and arms: areas of anything but cloth and tile stock wider than any piece (what
     survives an opening by a HAND_WIDTH disc, at a quarter of the resolution) and larger than
-    HAND_AREA. Skin as bright as the cloth may be classed as cloth: what is tinted unlike the
-    cloth (SKIN_TINT), at any brightness, is not cloth here. uint8 mask of their pixels."""
+    HAND_AREA, an arm the view's edge cuts measured as if it went on beyond it). Skin as bright
+    as the cloth may be classed as cloth: what is tinted unlike the cloth (SKIN_TINT), at any
+    brightness, is not cloth here. uint8 mask of their pixels."""
     things = ((classes != pp.CLASSES.index("cloth")) & (classes != STOCK)).astype(np.uint8) * 255
     h, w = things.shape
     small = cv2.resize(things, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 64
     stock = cv2.resize((classes == STOCK).astype(np.uint8) * 255, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 128
     small |= (_tint(cv2.resize(logratio, (w // 4, h // 4), interpolation=cv2.INTER_AREA)) > SKIN_TINT) & ~stock
-    wide = cv2.morphologyEx(small.astype(np.uint8), cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
+    # an arm reaching in goes on beyond the view's edge: the edge's pixels are carried outward
+    # by a hand's width, so an arm the edge cuts narrow is still as wide and large as one
+    pad = int(HAND_WIDTH / (4 * s))
+    padded = cv2.copyMakeBorder(small.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    wide = cv2.morphologyEx(padded, cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
     n, labels, stats, _ = _components(wide)
     big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA)[0] + 1
     if not len(big):
         return np.zeros((h, w), np.uint8)
-    arms = cv2.resize(np.isin(labels, big).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    arms = cv2.resize(np.isin(labels[pad:-pad, pad:-pad], big).astype(np.uint8), (w, h),
+                      interpolation=cv2.INTER_NEAREST)
     grow = _disc(HAND_WIDTH / 2, s)
     hands = np.zeros((h, w), np.uint8)
     ax, ay, aw, ah = cv2.boundingRect(arms)       # grown on the arms' box only: the same, faster
