@@ -60,6 +60,8 @@ SOLID = 0.9                # share of its convex hull a clear part filled in mus
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
+LIT_DOUBT = 0.3            # ... above which a white part read as lit faces alone may be clear,
+CLEAR_WHOLE_IOU = 0.85     # ... as it is when one clear piece fits all of it this well
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class Found:
     mask: np.ndarray          # uint8 crop
     box: tuple[int, int]      # crop offset (col, row) in the top view
     iou: float
+    lit: bool = False         # only its lit faces were fitted (a white piece's others unseen)
 
 
 def _moments(poly: np.ndarray) -> tuple[float, np.ndarray, float]:
@@ -218,19 +221,26 @@ class PyramidClassifier:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
         named from the part's look, then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
-        otherwise than the part is fitted again as its own colour."""
+        otherwise than the part is fitted again as its own colour. A part read as one white
+        piece's lit faces alone, and not far from looking clear, is clear if one clear piece
+        fits all of it (a small clear one lying looks like a large white one's lit face)."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
 
         def footprints(mask):
             return np.count_nonzero(mask) / footprint
 
-        name = _pale_colour(features, part, footprints(part))
+        score = _clear_score(features, part, footprints(part))
+        name = _pale_name(score)
         found = self._explain_as(fitter, part, box, name, share, features, game)
+        if len(found) == 1 and found[0].lit and score > LIT_DOUBT:
+            clear = self._explain_as(fitter, part, box, "clear", share, features, game)
+            if len(clear) == 1 and clear[0].iou >= CLEAR_WHOLE_IOU:
+                return clear
         if len(found) < 2:
             return found
         own = [part & piece.mask for piece in found]
-        names = [_pale_colour(features, pixels, footprints(piece.mask), name) if np.count_nonzero(pixels) else name
-                 for piece, pixels in zip(found, own)]
+        names = [_pale_name(_clear_score(features, pixels, footprints(piece.mask)), name)
+                 if np.count_nonzero(pixels) else name for piece, pixels in zip(found, own)]
         if all(n == name for n in names):
             return found
         out = []
@@ -271,10 +281,10 @@ class PyramidClassifier:
                  known: "Known", budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
         """Pieces of one colour explaining a blob (touching pieces included, up to `budget`)."""
         found = []
-        for fields, mask, iou in self._pieces(fitter, blob, box, budget, known):
+        for fields, mask, iou, lit in self._pieces(fitter, blob, box, budget, known):
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
-            found.append(Found(fields, mask, box, iou))
+            found.append(Found(fields, mask, box, iou, lit))
         return found
 
     def _pieces(self, fitter: PyramidFitter, blob: np.ndarray, box, budget: int, known: "Known") -> list:
@@ -335,7 +345,8 @@ class PyramidClassifier:
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
 
     def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known" = None):
-        """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou).
+        """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou,
+        lit: whether only its lit faces were fitted).
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
         white piece (`known.level` given) by the brightness over the table they cover
         (`_votes`), and pyramids of which only the lit faces show are tried too when no whole
@@ -385,7 +396,7 @@ class PyramidClassifier:
                   "x": round(params[0], 1), "y": round(params[1], 1)}
         if pose == "lying":
             fields["heading"] = round(params[2] % 360, 1) % 360  # 359.96 rounds to 360.0
-        return fields, mask, iou
+        return fields, mask, iou, hypothesis != pose
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
         """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
@@ -444,15 +455,14 @@ def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
     return 2 * c[0] - params[0], 2 * c[1] - params[1], (params[2] + 180.0) % 360
 
 
-def _pale_colour(features: np.ndarray, part: np.ndarray, footprints: float, unsure: str | None = None) -> str:
-    """White or clear for a pale blob (pixel by pixel the two overlap). Clear plastic shows the
-    table through its faces and light along its edges: many thin bright ridges and table-level
-    pixels inside its outline, so its brightest tenth is far above its median; white plastic
-    shows smooth, evenly bright faces. `footprints` is the piece's area over a medium pyramid's
-    footprint: edge lines are lines, so their share of a piece larger than that falls with its
-    side, and the score is scaled back up by the square root. With `unsure` given, a score within
-    PALE_MARGIN of the threshold gives `unsure` (a single piece's few pixels say less than a
-    whole blob's)."""
+def _clear_score(features: np.ndarray, part: np.ndarray, footprints: float) -> float:
+    """How clear, not white, a pale part looks (pixel by pixel the two overlap; above
+    CLEAR_SCORE, clear). Clear plastic shows the table through its faces and light along its
+    edges: many thin bright ridges and table-level pixels inside its outline, so its brightest
+    tenth is far above its median; white plastic shows smooth, evenly bright faces.
+    `footprints` is the piece's area over a medium pyramid's footprint: edge lines are lines,
+    so their share of a piece larger than that falls with its side, and the score is scaled
+    back up by the square root."""
     level = level_of(features)
     ridge = (level - cv2.blur(level, (5, 5))) > RIDGE
     for k in (5, 3, 1):            # away from the outline, as far as the blob allows
@@ -461,7 +471,12 @@ def _pale_colour(features: np.ndarray, part: np.ndarray, footprints: float, unsu
             break
     inner = level[inside]
     spread = float(np.percentile(inner, 90) - np.median(inner))
-    score = (float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread) * max(1.0, footprints) ** 0.5
+    return (float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread) * max(1.0, footprints) ** 0.5
+
+
+def _pale_name(score: float, unsure: str | None = None) -> str:
+    """White or clear for a `_clear_score`; with `unsure` given, a score within PALE_MARGIN of
+    the threshold gives `unsure` (a single piece's few pixels say less than a whole blob's)."""
     if unsure is not None and abs(score - CLEAR_SCORE) < PALE_MARGIN:
         return unsure
     return "clear" if score > CLEAR_SCORE else "white"
