@@ -26,11 +26,12 @@ from calibration.colors import GAMMA, linear_levels
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
-from vision.segment import arm_regions, chroma_of, fill_holes, level_of
+from vision.segment import arm_regions, chroma_of, fill_holes, level_of, reaches_edge
 from vision.topview import TopView
 
 CARD_SIZE = (148.0, 105.0)   # mm: a postcard, the expected home card
 SIZE_TOLERANCE = 0.3         # each side may differ from the expected by this share
+ARM_SIZE_TOLERANCE = 0.1     # ... and one side by no more than this, for a card an arm touches
 CLOTH_WINDOW = 250.0         # mm: a median this wide over a card is the cloth's
 ROUGH = 4.0                  # mm per pixel of the search for card regions
 CONTRAST = math.log(1.05)    # level (log, gamma-encoded) over the cloth's that may be card stock
@@ -91,19 +92,12 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     s = view.mm_per_px * step
     small = cv2.resize(view.image, (view.image.shape[1] // step, view.image.shape[0] // step),
                        interpolation=cv2.INTER_AREA)
-    cloth = cv2.medianBlur(small, min(int(CLOTH_WINDOW / s) | 1, 255))
-    logs = cv2.log(small.astype(np.float32) + 2.0)
-    ratio = logs - cv2.log(cloth.astype(np.float32) + 2.0)
-    level = level_of(ratio)
-    chroma = chroma_of(ratio, level)
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
-    stock = (level > CONTRAST) & (chroma < STOCK_CHROMA) & (arm_regions(logs, s) == 0) \
-        & (_textured(gray, view.mm_per_px, small.shape[1::-1]) == 0)
-    if ignore is not None:
-        stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
+    stock, arms = _stock(small, gray, view.mm_per_px, s, ignore)
     k = int(CORE / s) | 1
     core = cv2.morphologyEx(fill_holes(stock.astype(np.uint8) * 255), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    near_arm = cv2.dilate(arms, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     area = expected[0] * expected[1] / s ** 2
     grey = LINEAR[gray]     # linear light: a blurred edge is halfway up at the edge
@@ -111,7 +105,8 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     for index in range(1, n):
         if not (1 - SIZE_TOLERANCE) ** 2 * area < stats[index, cv2.CC_STAT_AREA] < (1 + SIZE_TOLERANCE) ** 2 * area:
             continue
-        rows, cols = np.nonzero(labels == index)
+        region = labels == index
+        rows, cols = np.nonzero(region)
         (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([cols, rows], axis=1).astype(np.float32))
         if len(rows) < RECTANGULAR * w * h:
             continue
@@ -121,10 +116,31 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
         bulge = max(card.width - expected[0], card.height - expected[1], 0.0)
         for reach in (EDGE_REACH[0] + bulge,) + EDGE_REACH[1:]:
             card = _refine(card, grey, view, reach)
-        if card.support >= SUPPORT and all(abs(got / want - 1) <= SIZE_TOLERANCE
-                                           for got, want in zip((card.width, card.height), expected)):
+        sides = [abs(got / want - 1) for got, want in zip((card.width, card.height), expected)]
+        # beside an arm, an edge found may be the hand's: one side at least must be whole
+        whole = min(sides) <= ARM_SIZE_TOLERANCE or not near_arm[region].any()
+        if card.support >= SUPPORT and max(sides) <= SIZE_TOLERANCE and whole:
             cards.append(card)
     return cards
+
+
+def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
+           ignore: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Bool masks, at the search scale (`small`, `s` mm per pixel), of what may be plain card
+    stock and of arms. A pale sleeve may look like stock, but it runs out of the view; stock
+    that does not is no arm, even where a hand touches it."""
+    cloth = cv2.medianBlur(small, min(int(CLOTH_WINDOW / s) | 1, 255))
+    logs = cv2.log(small.astype(np.float32) + 2.0)
+    ratio = logs - cv2.log(cloth.astype(np.float32) + 2.0)
+    level = level_of(ratio)
+    stock = (level > CONTRAST) & (chroma_of(ratio, level) < STOCK_CHROMA) \
+        & (_textured(gray, mm_per_px, small.shape[1::-1]) == 0)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(stock.astype(np.uint8), connectivity=8)
+    arms = arm_regions(logs, s, stock & ~reaches_edge(stats, stock.shape)[labels])
+    stock &= arms == 0
+    if ignore is not None:
+        stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
+    return stock, arms
 
 
 def _textured(gray: np.ndarray, mm_per_px: float, size: tuple[int, int]) -> np.ndarray:

@@ -102,16 +102,19 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return mask | (255 - flood[1:-1, 1:-1])
 
 
-def arm_regions(logs: np.ndarray, mm_per_px: float) -> np.ndarray:
+def arm_regions(logs: np.ndarray, mm_per_px: float, no_arm: np.ndarray | None = None) -> np.ndarray:
     """Hands and arms in a top view (`logs`: log of BGR + 2): large regions whose colour differs
     from the table's overall colour (skin is warmer, sleeves anything) and that reach the edge of
     the view, as an arm does. A hand is wider than the background window, so it is judged
-    against the whole table, not the local median."""
+    against the whole table, not the local median. `no_arm` (bool) marks pixels that are no
+    arm whatever their colour (a card a hand touches), so they are not joined to one."""
     b, g, r = cv2.split(logs)
     rb, rg = cv2.subtract(r, b), cv2.subtract(r, g)
     # the table's overall colour: the median of every 4th pixel each way is as good and 16x cheaper
     odd = cv2.compare(cv2.absdiff(rb, float(np.median(rb[::4, ::4]))), ARM_CHROMA, cv2.CMP_GT) \
         | cv2.compare(cv2.absdiff(rg, float(np.median(rg[::4, ::4]))), ARM_CHROMA, cv2.CMP_GT)
+    if no_arm is not None:
+        odd[no_arm] = 0
     k = max(3, int(ARM_OPEN / mm_per_px) | 1)
     odd = cv2.morphologyEx(odd, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(odd, connectivity=8)
