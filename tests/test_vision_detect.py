@@ -12,7 +12,7 @@ from calibration.calibfile import load
 from referee.scene import scene_from_dict
 from vision import samples
 from vision.detector import Detector, FrameError
-from vision.evaluation import HEADING_OK, MATCH_MM, Score, heading_error, score
+from vision.evaluation import HEADING_OK, MATCH_MM, Score, card_angle_error, heading_error, score
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
@@ -152,7 +152,7 @@ def test_a_home_card_a_hand_touches_is_found_with_the_treasure_on_it():
     truth, detected = _held_out("icepirates", 33000, 12)
     home = next(p for p in truth.pieces if p.id == "home-red")
     cards = [p for p in detected.pieces if p.type == "card" and np.hypot(p.x - home.x, p.y - home.y) < 5]
-    assert len(cards) == 1 and abs((cards[0].angle - home.angle + 90) % 180 - 90) < 2
+    assert len(cards) == 1 and card_angle_error(cards[0], home) < 2
     distance, read = _reading(truth, detected, "tred")
     assert distance < 5 and read == ("white", 2, "lying")
 

@@ -97,6 +97,7 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     k = int(CORE / s) | 1
     core = cv2.morphologyEx(fill_holes(stock.astype(np.uint8) * 255), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # the opening pulls a card's region back from an arm it touches: reach as far to find it
     near_arm = cv2.dilate(arms, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     area = expected[0] * expected[1] / s ** 2
