@@ -15,6 +15,7 @@ import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
 from calibration.colors import ColorProfile
+from vision import clusters
 from vision.segment import DARKER, Segmentation, fill_holes, foreground_mask, level_of
 from vision.solids import lying_pyramid, standing_pyramid
 from vision.topview import TopView
@@ -279,9 +280,14 @@ class PyramidClassifier:
 
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float,
                  known: "Known", budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
-        """Pieces of one colour explaining a blob (touching pieces included, up to `budget`)."""
+        """Pieces of one colour explaining a blob (touching pieces included, up to `budget`):
+        fitted one by one, and when that finds several (and they may lie, and are not white,
+        whose unlit faces the blob lacks), chosen again all together."""
         found = []
-        for fields, mask, iou, lit in self._pieces(fitter, blob, box, budget, known):
+        pieces = self._pieces(fitter, blob, box, budget, known)
+        if len(pieces) > 1 and "lying" in known.poses and known.level is None:
+            pieces = self._together(fitter, blob, box, known, pieces, budget)
+        for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
             found.append(Found(fields, mask, box, iou, lit))
@@ -314,6 +320,43 @@ class PyramidClassifier:
         left = cv2.morphologyEx(blob & (1 - cv2.dilate(best[1], np.ones((5, 5), np.uint8))),
                                 cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         return [best] + self._pieces(fitter, left, box, budget - 1, known)
+
+    def _together(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known", pieces: list,
+                  budget: int) -> list:
+        """The blob's pieces chosen all together (`clusters`) from the pieces found one by one
+        and lying pieces with their tips at the outline's sharp corners, each then moved to fit
+        beside the others; kept when they explain the blob clearly better than `pieces`."""
+        view = fitter.view
+        cover = clusters.Cover(blob, known.shaded, clusters.PIECE_COST / view.mm_per_px ** 2)
+
+        def lying(size, params):
+            return self._iou(fitter, blob, box, "lying", size, params)[1]
+
+        candidates = [(piece[1], None, piece) for piece in pieces]
+        for (col, row), heading in clusters.tips(blob, clusters.TIP_ARM / view.mm_per_px):
+            x, y = view.to_table(col + box[0], row + box[1])
+            for size in known.sizes:
+                for turn in clusters.TIP_TURNS:
+                    params = (float(x), float(y), (heading + turn) % 360)
+                    candidates.append((lying(size, params), (size, params), None))
+        picked, error = clusters.choose(cover, [c[0] for c in candidates], budget)
+        if error >= cover.error([piece[1] for piece in pieces]) - clusters.MARGIN * np.count_nonzero(blob):
+            return pieces
+        chosen = [candidates[k] for k in picked]
+        for i, (_, placed, _) in enumerate(chosen):
+            if placed is None:
+                continue
+            others = [c[0] for j, c in enumerate(chosen) if j != i]
+
+            def score(_pose, size, params):
+                return -cover.error(others + [lying(size, params)])   # noqa: B023 (used at once)
+
+            _, _, size, params = self._refine(score, score("lying", *placed), "lying", *placed)
+            chosen[i] = (lying(size, params), (size, params), None)
+        union = np.any([c[0] for c in chosen], axis=0)
+        iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
+        return [piece if piece is not None else _lying_found(*placed, mask, iou)
+                for mask, placed, piece in chosen]
 
     def _end_split(self, fitter: PyramidFitter, blob: np.ndarray, box) -> list[np.ndarray]:
         """The blob as a lying piece at the blob's farthest point in some direction (8 directions
@@ -446,6 +489,13 @@ class PyramidClassifier:
         if neutral is not None:
             union -= np.count_nonzero(mask & neutral & (1 - blob))
         return (inter / union if union else 0.0), mask
+
+
+def _lying_found(size: int, params: tuple, mask: np.ndarray, iou: float) -> tuple:
+    """A lying piece as `_best` gives it: (fields, mask, iou, lit)."""
+    fields = {"type": "pyramid", "size": size, "pose": "lying", "x": round(params[0], 1),
+              "y": round(params[1], 1), "heading": round(params[2] % 360, 1) % 360}
+    return fields, mask, iou, False
 
 
 def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
