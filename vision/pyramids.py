@@ -281,12 +281,14 @@ class PyramidClassifier:
     def _explain(self, fitter: PyramidFitter, blob: np.ndarray, box, colour: str, share: float,
                  known: "Known", budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
         """Pieces of one colour explaining a blob (touching pieces included, up to `budget`):
-        fitted one by one, and when that finds several (and they may lie, and are not white,
-        whose unlit faces the blob lacks), chosen again all together."""
+        fitted one by one, and when that finds several or one that fits poorly (and they may
+        lie, and are not white, whose unlit faces the blob lacks), chosen again all together,
+        no more of them than before."""
         found = []
         pieces = self._pieces(fitter, blob, box, budget, known)
-        if len(pieces) > 1 and "lying" in known.poses and known.level is None:
-            pieces = self._together(fitter, blob, box, known, pieces, budget)
+        if pieces and (len(pieces) > 1 or pieces[0][2] < SPLIT_IOU) and "lying" in known.poses \
+                and known.level is None:
+            pieces = self._together(fitter, blob, box, known, pieces, len(pieces))
         for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
@@ -327,7 +329,12 @@ class PyramidClassifier:
         and lying pieces with their tips at the outline's sharp corners, each then moved to fit
         beside the others; kept when they explain the blob clearly better than `pieces`."""
         view = fitter.view
-        cover = clusters.Cover(blob, known.shaded, clusters.PIECE_COST / view.mm_per_px ** 2)
+        neutral = known.shaded
+        if neutral is not None:      # a clear piece's base face may be a hole in its blob
+            hull = np.zeros_like(blob)
+            cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(blob)), 1)
+            neutral = neutral | (hull & (1 - blob))
+        cover = clusters.Cover(blob, neutral, clusters.PIECE_COST / view.mm_per_px ** 2)
 
         def lying(size, params):
             return self._iou(fitter, blob, box, "lying", size, params)[1]
