@@ -1,7 +1,8 @@
 """Touching pieces of one colour explained all at once.
 
 Fitting a blob one piece at a time places each piece by how much of it lies inside the blob, and
-a piece lying across the seam of two lies inside as well as either of them. A whole explanation
+a piece lying across the seam of two lies inside as well as either of them; overlap also favours
+a piece too big for a blob whose rim bleeds outward. A whole explanation
 is judged instead: the blob pixels its pieces leave uncovered, the pixels they cover outside it
 and the pixels two of them cover (`Cover`), over sets of candidate silhouettes searched together
 (`choose`). Lying pieces' candidates come from the blob outline's sharp corners (`tips`): a
@@ -57,8 +58,7 @@ class Cover:
 
     def __init__(self, blob: np.ndarray, neutral: np.ndarray | None, piece_px: float):
         self.blob = blob.ravel() > 0
-        outside = ~self.blob if neutral is None else ~self.blob & (neutral.ravel() == 0)
-        self.outside = outside
+        self.outside = ~self.blob if neutral is None else ~self.blob & (neutral.ravel() == 0)
         self.piece = piece_px
 
     def error(self, masks: list[np.ndarray]) -> float:
