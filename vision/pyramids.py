@@ -362,7 +362,7 @@ class PyramidClassifier:
             chosen[i] = (lying(size, params), (size, params), None)
         union = np.any([c[0] for c in chosen], axis=0)
         iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
-        return [piece if piece is not None else _lying_found(*placed, mask, iou)
+        return [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
                 for mask, placed, piece in chosen]
 
     def _end_split(self, fitter: PyramidFitter, blob: np.ndarray, box) -> list[np.ndarray]:
@@ -442,11 +442,7 @@ class PyramidClassifier:
         pose = whole_pose(hypothesis)
         if hypothesis != pose:       # the piece covers its unlit faces too
             mask = self._iou(fitter, part, box, pose, size, params)[1]
-        fields = {"type": "pyramid", "size": size, "pose": pose,
-                  "x": round(params[0], 1), "y": round(params[1], 1)}
-        if pose == "lying":
-            fields["heading"] = round(params[2] % 360, 1) % 360  # 359.96 rounds to 360.0
-        return fields, mask, iou, hypothesis != pose
+        return _fields(pose, size, params), mask, iou, hypothesis != pose
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
         """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
@@ -498,11 +494,13 @@ class PyramidClassifier:
         return (inter / union if union else 0.0), mask
 
 
-def _lying_found(size: int, params: tuple, mask: np.ndarray, iou: float) -> tuple:
-    """A lying piece as `_best` gives it: (fields, mask, iou, lit)."""
-    fields = {"type": "pyramid", "size": size, "pose": "lying", "x": round(params[0], 1),
-              "y": round(params[1], 1), "heading": round(params[2] % 360, 1) % 360}
-    return fields, mask, iou, False
+def _fields(pose: str, size: int, params: tuple) -> dict:
+    """The scene fields of a whole pyramid hypothesis: position, and a lying one's heading."""
+    fields = {"type": "pyramid", "size": size, "pose": pose,
+              "x": round(params[0], 1), "y": round(params[1], 1)}
+    if pose == "lying":
+        fields["heading"] = round(params[2] % 360, 1) % 360  # 359.96 rounds to 360.0
+    return fields
 
 
 def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
