@@ -52,6 +52,12 @@ def _place(rng: random.Random, area, placed: list, pieces: list, make) -> bool:
     return False
 
 
+def tenth_degree(angle: float) -> float:
+    """An angle rounded to 0.1 degree, in [0, 360): 359.96 rounds to 360.0, which the scene
+    contract refuses."""
+    return round(angle, 1) % 360
+
+
 def icehouse_scene(rng: random.Random, area) -> Scene:
     """A mid-game Icehouse table: 3-4 players' defenders standing, attackers lying, most of
     them pointing at a defender from within their length."""
@@ -81,7 +87,7 @@ def icehouse_scene(rng: random.Random, area) -> Scene:
                 x, y = rng.uniform(30, area[0] - 30), rng.uniform(30, area[1] - 30)
                 heading = rng.uniform(0, 360)
             return Piece(name, "pyramid", round(x, 1), round(y, 1), color=c, size=s, pose="lying",
-                         heading=round(heading, 1))
+                         heading=tenth_degree(heading))
         _place(rng, area, placed, pieces, attacker)
     return Scene("icehouse", tuple(pieces), area)
 
@@ -102,7 +108,7 @@ def icepirates_scene(rng: random.Random, area) -> Scene:
         c, s = rng.choice(fleets), rng.randint(1, 3)
         _place(rng, area, placed, pieces, lambda name=f"s{n}", c=c, s=s: Piece(
             name, "pyramid", round(rng.uniform(30, area[0] - 30), 1), round(rng.uniform(30, area[1] - 30), 1),
-            color=c, size=s, pose="lying", heading=round(rng.uniform(0, 360), 1)))
+            color=c, size=s, pose="lying", heading=tenth_degree(rng.uniform(0, 360))))
     for colour in fleets:       # drawn after the rest, so the pieces above keep their places
         _home(rng, area, placed, pieces, colour, island)
     return Scene("icepirates", tuple(pieces), area)
@@ -171,7 +177,7 @@ def _home(rng: random.Random, area, placed: list, pieces: list, colour: str, tre
             ship = _touching(area, placed, lambda t: Piece(
                 f"s{colour}{k + 1}", "pyramid", round(px + u[0] * (length + t - 2), 2),
                 round(py + u[1] * (length + t - 2), 2), color=colour, size=size, pose="lying",
-                heading=round(heading, 1)), card_shape)
+                heading=tenth_degree(heading)), card_shape)
             if ship is not None:
                 pieces.append(ship)
                 placed.append(footprint(ship, DEFAULT))
@@ -182,7 +188,7 @@ def _home(rng: random.Random, area, placed: list, pieces: list, colour: str, tre
         for _ in range(30):
             gem = Piece(f"t{colour}", "pyramid", round(rng.uniform(card.x - 60, card.x + 60), 1),
                         round(rng.uniform(card.y - 60, card.y + 60), 1), color=treasure, size=size,
-                        pose="lying", heading=round(rng.uniform(0, 360), 1))
+                        pose="lying", heading=tenth_degree(rng.uniform(0, 360)))
             shape = footprint(gem, DEFAULT)
             if inner.contains(shape) and all(shape.distance(g) > 2.0 for g in placed if g is not card_shape):
                 pieces.append(gem)

@@ -29,6 +29,7 @@ from referee.scene import Piece, Scene
 from vision.camera import intrinsics, looking_at
 from vision.piecepack import profile as pp
 from vision.render import random_config, render
+from vision.samples import tenth_degree
 
 SIZE = (1920, 1080)
 HFOV = 60.0
@@ -84,11 +85,6 @@ def write_default_profile(path: Path = pp.DEFAULT_PROFILE) -> pp.Profile:
 
 
 # --- scenes -------------------------------------------------------------------------------------
-def _deg(angle: float) -> float:
-    """An angle rounded to 0.1 degree, in [0, 360)."""
-    return round(angle, 1) % 360
-
-
 def _spots(n: int, rng: random.Random) -> list[tuple[float, float]]:
     """Where n pyramids stand on one tile (fractions of the side from its centre)."""
     if n == 1:
@@ -137,15 +133,15 @@ def icefloe_table(rng: random.Random, steps: int, overweight: bool) -> Scene:
     pieces, side = [], DEFAULT.tile
     for t in base.of_type("tile"):
         dx, dy, da = rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), rng.uniform(-2, 2)
-        tile = replace(t, x=round(t.x + dx, 1), y=round(t.y + dy, 1), angle=_deg(da)
-                       if rng.random() < 0.8 else _deg(da + 90 * rng.randrange(4)))
+        tile = replace(t, x=round(t.x + dx, 1), y=round(t.y + dy, 1), angle=tenth_degree(da)
+                       if rng.random() < 0.8 else tenth_degree(da + 90 * rng.randrange(4)))
         pieces.append(tile)
         on = board.on(t.id)
         sizes = [board.kinds[p][1] for p in on]
         for (fx, fy), pid in zip(_touching(_spots(len(on), rng), sizes, rng), on):
             suit, size = board.kinds[pid]
             pieces.append(Piece(pid, "pp_pyramid", round(tile.x + fx * side, 1), round(tile.y + fy * side, 1),
-                                suit=suit, size=size, pose="standing", angle=_deg(rng.uniform(0, 90))))
+                                suit=suit, size=size, pose="standing", angle=tenth_degree(rng.uniform(0, 90))))
     pieces += _beside_board(rng, base.area, [s for s in ("suns", "moons", "crowns", "arms")
                                              if any(k[0] == s for k in board.kinds.values())])
     return Scene("icefloe", tuple(pieces), base.area, state={"grid_origin": base.state["grid_origin"]})
@@ -159,13 +155,13 @@ def _beside_board(rng: random.Random, area, suits) -> list[Piece]:
         y = 20.0 + 75.0 * i
         out.append(Piece(f"pawn-{suit}", "pawn", round(w - 22 + rng.uniform(-2, 2), 1), round(y + 8, 1), suit=suit))
         out.append(Piece(f"die-{suit}", "die", round(w - 22 + rng.uniform(-2, 2), 1), round(y + 38, 1), suit=suit,
-                         rank=rng.randrange(6), angle=_deg(rng.uniform(0, 90))))
+                         rank=rng.randrange(6), angle=tenth_degree(rng.uniform(0, 90))))
     for i in range(rng.randint(0, 4)):
         x = 30.0 + 44.0 * i + rng.uniform(-3, 3)
         face = rng.choice(("suit", "value"))
         fields = {"suit": rng.choice(suits)} if face == "suit" else {"rank": rng.randrange(6)}
         out.append(Piece(f"vote-{i}", "coin", round(x, 1), round(h - 22 + rng.uniform(-3, 3), 1), face=face,
-                         angle=_deg(rng.uniform(0, 360)), **fields))
+                         angle=tenth_degree(rng.uniform(0, 360)), **fields))
     return out
 
 
@@ -179,14 +175,14 @@ def iceberg_table(rng: random.Random, steps: int) -> Scene:
         if p.type == "tile":
             da = rng.uniform(-2, 2)
             p = replace(p, x=round(p.x + rng.uniform(-1.5, 1.5), 1), y=round(p.y + rng.uniform(-1.5, 1.5), 1),
-                        angle=_deg(da + (90 * rng.randrange(4) if p.face == "up" and rng.random() < 0.3 else 0)))
+                        angle=tenth_degree(da + (90 * rng.randrange(4) if p.face == "up" and rng.random() < 0.3 else 0)))
         elif p.type == "coin":
             p = replace(p, x=round(p.x + rng.uniform(-1, 1), 1), y=round(p.y + rng.uniform(-1, 1), 1),
-                        angle=_deg(rng.uniform(0, 360)))
+                        angle=tenth_degree(rng.uniform(0, 360)))
         pieces.append(p)
     w, h = base.area
     pieces.append(Piece("die", "die", round(w - 20, 1), round(h - 20, 1), suit=rng.choice(pp.SUITS),
-                        rank=rng.randrange(6), angle=_deg(rng.uniform(0, 90))))
+                        rank=rng.randrange(6), angle=tenth_degree(rng.uniform(0, 90))))
     return Scene("iceberg", tuple(pieces), base.area)
 
 
