@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -19,25 +18,13 @@ one_blas_thread()       # one thread, as the figures say
 
 import cv2  # noqa: E402
 
-from calibration.calibfile import load  # noqa: E402
+from calibration.calibfile import CalibrationError, load  # noqa: E402
 from calibration.homography import find_markers, fit_plane  # noqa: E402
 from calibration.paleness import PALE_TABLE, table_paleness  # noqa: E402
-from referee.scene import scene_from_dict  # noqa: E402
+from referee.scene import SceneError  # noqa: E402
 from vision.detector import Detector, FrameError  # noqa: E402
-from vision.evaluation import Score, percentile, score  # noqa: E402
+from vision.evaluation import Score, percentile, sample_images, score  # noqa: E402
 from vision.piecepack.evaluation import GAMES as PIECEPACK_GAMES, bench as piecepack_bench  # noqa: E402
-
-
-def samples(folder: Path):
-    """(image path, truth scene, hidden ids, calibration path) for every sample image."""
-    for truth_path in sorted(folder.rglob("*.json")):
-        image = truth_path.with_suffix(".jpg")
-        if not image.exists():
-            continue
-        data = json.loads(truth_path.read_text(encoding="utf-8"))
-        info = data.get("render", {})
-        yield image, scene_from_dict(data, str(truth_path)), tuple(info.get("hidden", ())), \
-            truth_path.parent / info["calibration"]
 
 
 def table_kind(frame, calibration) -> str:
@@ -58,7 +45,7 @@ def main(argv=None) -> int:
     total, times, failed = Score(), [], 0
     by_table = {"accepted": Score(), "warned": Score()}
     detectors = {}
-    for image_path, truth, hidden, cal_path in samples(Path(args.images)):
+    for image_path, truth, hidden, cal_path in sample_images(Path(args.images)):
         if truth.game in PIECEPACK_GAMES:     # scored below, on their own fields
             continue
         detector = detectors.setdefault(cal_path, Detector(load(cal_path)))
@@ -108,4 +95,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (SceneError, CalibrationError) as exc:     # a bad truth or calibration file
+        sys.exit(f"bench/vision.py: {exc}")

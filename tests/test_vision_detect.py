@@ -247,6 +247,24 @@ def test_bad_frames_get_one_clear_line(tmp_path, make, message):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("spoil, message", [
+    (lambda d: d["pieces"][0].update(pose="lying", heading=360.0), "field 'heading': angle must be in [0, 360)"),
+    (lambda d: d["render"].pop("calibration"), "field 'render': names no calibration file"),
+])
+def test_the_benchmark_names_a_bad_truth_file_in_one_line(tmp_path, spoil, message):
+    folder = tmp_path / "icehouse"
+    folder.mkdir()
+    truth = json.loads((SAMPLES / "icehouse" / "icehouse-01.json").read_text())
+    spoil(truth)
+    (folder / "icehouse-01.json").write_text(json.dumps(truth))
+    (folder / "icehouse-01.jpg").write_bytes((SAMPLES / "icehouse" / "icehouse-01.jpg").read_bytes())
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "vision.py"), "--images", str(tmp_path)],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode != 0
+    assert message in result.stderr and "icehouse-01.json" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
 def test_frame_without_the_mat_is_refused():
     rng = np.random.default_rng(3)
     frame = cv2.GaussianBlur(rng.integers(0, 255, (720, 1280, 3), dtype=np.uint8), (0, 0), 1.0)

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from referee.scene import Scene
+from referee.scene import Scene, SceneError, load_scene
 
 MATCH_MM = 20.0          # a detection farther than this from a true piece does not match it
 HEADING_OK = 10.0        # degrees: a lying piece's heading counts as right within this
@@ -129,3 +130,20 @@ def card_angle_error(a, b) -> float:
 
 def percentile(values: list, q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
+
+
+def sample_images(folder: Path, games: tuple | None = None):
+    """(image path, truth scene, hidden ids, calibration path) of each rendered image under
+    `folder` (of `games` only, when given): a truth file beside its JPEG. A truth file that
+    breaks the scene contract or names no calibration raises SceneError naming it."""
+    for truth_path in sorted(folder.rglob("*.json")):
+        image = truth_path.with_suffix(".jpg")
+        if not image.exists():
+            continue
+        truth = load_scene(truth_path)
+        if games is not None and truth.game not in games:
+            continue
+        info = truth.extra.get("render")
+        if not isinstance(info, dict) or not isinstance(info.get("calibration"), str):
+            raise SceneError(str(truth_path), "names no calibration file", fld="render")
+        yield image, truth, tuple(info.get("hidden", ())), truth_path.parent / info["calibration"]

@@ -7,7 +7,6 @@ found with every field right and nothing extra is reported.
 """
 from __future__ import annotations
 
-import json
 import math
 import statistics
 import time
@@ -18,8 +17,8 @@ from pathlib import Path
 import cv2
 
 from referee.evaluate import evaluate
-from referee.scene import Piece, Scene, scene_from_dict
-from vision.evaluation import match_nearest, unmatched
+from referee.scene import Piece, Scene
+from vision.evaluation import match_nearest, sample_images, unmatched
 
 MATCH_MM = 15.0
 FIELDS = ("suit", "rank", "face", "letter")
@@ -118,18 +117,13 @@ def bench(folder: Path, repeat: int = 3) -> None:
     from vision.detector import Detector
     total, times, floes_same, icefloe = Score(), [], 0, 0
     for game in GAMES:
-        for truth_path in sorted((folder / game).glob("*.json")):
-            image = truth_path.with_suffix(".jpg")
-            if not image.exists():
-                continue
-            data = json.loads(truth_path.read_text(encoding="utf-8"))
-            truth = scene_from_dict(data, str(truth_path))
-            detector = Detector(load(truth_path.parent / data["render"]["calibration"]))
+        for image, truth, hidden, calibration in sample_images(folder / game, (game,)):
+            detector = Detector(load(calibration))
             frame = cv2.imread(str(image))
             detected = detector.detect(frame, game)
-            s = score(truth, detected, tuple(data["render"].get("hidden", ())))
+            s = score(truth, detected, hidden)
             total.add(s)
-            if game == "icefloe" and not data["render"].get("hidden"):
+            if game == "icefloe" and not hidden:
                 icefloe += 1
                 floes_same += floes(truth) == floes(detected)
             if s.mistakes:
