@@ -61,6 +61,25 @@ def test_calibrate_warns_when_the_table_is_too_pale_for_white_pieces(tmp_path):
     assert "warning" not in said["grey"]
 
 
+def test_calibrate_refuses_corner_cards_laid_out_for_another_area(tmp_path):
+    from calibration.layout import cards_layout
+    from referee.scene import scene_from_dict
+    from vision.render import random_config, render
+    layout = cards_layout(700, 500)
+    empty = scene_from_dict({"format": "icetable-scene/1", "game": "icepirates", "pieces": []})
+    cv2.imwrite(str(tmp_path / "table.png"), render(empty, layout, random_config(7, layout.area, (1280, 720))).image)
+    out = tmp_path / "cal.json"
+    out.write_text("kept")
+    wrong = _cli("calibrate", str(tmp_path / "table.png"), "--views", "1", "-o", str(out))   # 600x450
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
+    said = wrong.stderr.strip().splitlines()[-1]
+    assert "reprojection error" in said and "--area 600x450" in said and "not written" in said
+    assert out.read_text() == "kept"
+    right = _cli("calibrate", str(tmp_path / "table.png"), "--views", "1", "--area", "700x500", "-o", str(out))
+    assert right.returncode == 0, right.stderr
+    assert load(out).layout.area == (700.0, 500.0) and load(out).rms_mm < 1.0
+
+
 def test_calibrate_bad_sources_get_one_line(tmp_path):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 200, np.uint8))

@@ -16,6 +16,8 @@ from icetable.cli import UserError
 from vision.sources import FrameSourceError, open_frames, read_image
 
 MAX_FRAMES = 300      # frames read from a camera or video before giving up
+MAX_ERROR = 2.0       # mm: a table plane fit worse than this is not written (a right layout fits
+                      # within 1 mm; corner cards laid out for another --area miss by 2 to 30 mm)
 
 
 def register(sub) -> None:
@@ -31,6 +33,8 @@ def register(sub) -> None:
                    help="learn your piecepack from photos of it in the enrolment arrangement: "
                         "faces, backs and optionally pyramids (docs/vision-piecepack.md)")
     p.add_argument("--out", "-o", default="calibration.json", help="calibration file to write")
+    p.add_argument("--max-error", type=float, default=MAX_ERROR, metavar="MM",
+                   help=f"refuse a table plane whose reprojection error is over this (default {MAX_ERROR:g} mm)")
     p.set_defaults(run=run)
 
 
@@ -44,6 +48,17 @@ def _layout(args):
     if w <= 0 or h <= 0:
         raise UserError(f"--area must be positive, got {args.area!r}")
     return cards_layout(w, h)
+
+
+def _check_fit(rms_mm: float, args) -> None:
+    """Refuse a table plane the markers fit worse than `--max-error`: they do not sit where the
+    layout says, most often corner cards laid out for another `--area`."""
+    if rms_mm <= args.max_error:
+        return
+    layout = f"--mat {args.mat}" + (f" --area {args.area}" if args.mat == "cards" else "")
+    raise UserError(f"{args.source}: reprojection error {rms_mm:.1f} mm is over {args.max_error:g} mm: the markers "
+                    f"are not where {layout} puts them (check the area the corner cards are laid out for); "
+                    f"{args.out} not written (--max-error to keep it anyway)")
 
 
 def _show(progress) -> None:
@@ -75,6 +90,7 @@ def run(args) -> int:
         raise UserError(f"{args.palette}: palette sheet not found ({exc})") from None
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    _check_fit(calibration.rms_mm, args)
     try:
         save(calibration, args.out)
     except OSError as exc:
