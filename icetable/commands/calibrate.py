@@ -55,9 +55,12 @@ def _check_fit(rms_mm: float, args) -> None:
     layout says, most often corner cards laid out for another `--area`."""
     if rms_mm <= args.max_error:
         return
-    layout = f"--mat {args.mat}" + (f" --area {args.area}" if args.mat == "cards" else "")
+    if args.mat == "cards":
+        layout, check = f"--mat cards --area {args.area}", "the area the corner cards are laid out for"
+    else:
+        layout, check = f"--mat {args.mat}", "the paper size, printed at true scale"
     raise UserError(f"{args.source}: reprojection error {rms_mm:.1f} mm is over {args.max_error:g} mm: the markers "
-                    f"are not where {layout} puts them (check the area the corner cards are laid out for); "
+                    f"are not where {layout} puts them (check {check}); "
                     f"{args.out} not written (--max-error to keep it anyway)")
 
 
