@@ -77,7 +77,8 @@ def test_calibrate_refuses_corner_cards_laid_out_for_another_area(tmp_path):
     assert out.read_text() == "kept"
     right = _cli("calibrate", str(tmp_path / "table.png"), "--views", "1", "--area", "700x500", "-o", str(out))
     assert right.returncode == 0, right.stderr
-    assert load(out).layout.area == (700.0, 500.0) and load(out).rms_mm < 1.0
+    calibration = load(out)
+    assert calibration.layout.area == (700.0, 500.0) and calibration.rms_mm < 1.0
 
 
 def test_calibrate_bad_sources_get_one_line(tmp_path):
