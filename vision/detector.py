@@ -5,7 +5,8 @@ segment (table, pieces, hands) -> each registered classifier explains the blobs 
 -> ids, confidence, `uncertain` near hands -> a SCENE.md scene.
 
 A new piece type plugs in as a classifier with `type` and
-`detect(view, segmentation, colour_profile, game) -> list[Found]` (see `vision.pyramids`).
+`detect(view, segmentation, colour_profile, game, on_card=False) -> list[Found]` (see
+`vision.pyramids`; `on_card`: the blobs lie on a home card).
 """
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ class Detector:
             return [f for c in self.classifiers for f in c.detect(view, seg, colours, game)], set()
         deck = on_cards(seg.labels, len(seg.stats), cards, view)
         sea = [f for c in self.classifiers for f in c.detect(view, _only(seg, ~deck), colours, game)]
-        cargo = [f for c in self.classifiers for f in c.detect(view, _only(seg, deck), colours, "")]
+        cargo = [f for c in self.classifiers for f in c.detect(view, _only(seg, deck), colours, "", on_card=True)]
         return sea + cargo, {id(f) for f in cargo}
 
     def _cards(self, view, cards: list[Card], pieces: list[Found], cargo: set) -> list[Found]:
