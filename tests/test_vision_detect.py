@@ -136,6 +136,14 @@ HELD_OUT_READINGS = [
     # white treasure tclear, a medium lying on clear's home card: read clear (the home's owner
     # keeps clear cargo clear) and a size small
     ("icepirates", 42000, 3, "tclear", 5.0, ("white", 2, "lying")),
+    # green p7, a medium standing beside an arm, touched its region; its faces turned from the
+    # light matched no colour of the profile, so they stayed the arm's and the lit half left
+    # read a small lying. A darker face keeps its piece's chroma, which skin does not have
+    ("icehouse", 28000, 8, "p7", 5.0, ("green", 2, "standing")),
+    # the same for cyan p5, a large standing beside an arm, read a small lying
+    ("icehouse", 37000, 12, "p5", 5.0, ("cyan", 3, "standing")),
+    # and purple s9, a medium lying beside a hand, read a small
+    ("icepirates", 41000, 4, "s9", 5.0, ("purple", 2, "lying")),
 ]
 
 

@@ -25,6 +25,8 @@ HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of it
 ARM_CHROMA = 0.06             # log chroma (red-blue or red-green) off the table's: not table
 ARM_OPEN = 15.0               # mm: such regions thinner than this are pieces, not arms
 ARM_CORE = 30.0               # mm: wider than any piece, so such a core is arm whatever its colour
+FACE_CHROMA = 0.05            # log chroma off that of a piece beside it: not its face turned from the light
+FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
 
 @dataclass
@@ -123,6 +125,34 @@ def arm_regions(logs: np.ndarray, mm_per_px: float, no_arm: np.ndarray | None = 
     return keep[labels]
 
 
+def _faces_in_shade(features: np.ndarray, piece: np.ndarray, doubtful: np.ndarray,
+                    mm_per_px: float) -> np.ndarray:
+    """Of the `doubtful` pixels (foreground an arm region took whose colour matches no piece),
+    those joined to a `piece` pixel within FACE_REACH and of its chroma: a face of that piece
+    turned from the light is darker but keeps its colour's chroma (log ratios shift alike),
+    where skin beside it does not."""
+    out = np.zeros(piece.shape, bool)
+    if not doubtful.any() or not piece.any():
+        return out
+    level = level_of(features)
+    chroma = features - level[..., None]
+    weight = cv2.blur(piece.astype(np.float32), (5, 5))
+    own = cv2.blur(chroma * piece[..., None], (5, 5)) / np.maximum(weight, 1e-6)[..., None]
+    dist, nearest = cv2.distanceTransformWithLabels((~piece).astype(np.uint8), cv2.DIST_L2, 5,
+                                                    labelType=cv2.DIST_LABEL_PIXEL)
+    ys, xs = np.nonzero(piece)
+    source = np.zeros((nearest.max() + 1, 3), np.float32)
+    source[nearest[ys, xs]] = own[ys, xs]
+    near = doubtful & (dist * mm_per_px <= FACE_REACH)
+    close = np.abs(chroma - source[nearest]).max(axis=2) < FACE_CHROMA
+    grown = (piece | (near & close)).astype(np.uint8)
+    n, labels = cv2.connectedComponents(grown, connectivity=8)
+    joined = np.zeros(n, bool)
+    joined[np.unique(labels[piece])] = True
+    joined[0] = False
+    return near & close & joined[labels]
+
+
 def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
     """Per row of `cv2.connectedComponentsWithStats` stats over an image of `shape`, whether
     that component touches the image's border."""
@@ -153,7 +183,9 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         dist[ys, xs] = d
     # pieces touching an arm stay pieces; pale skin looks like white plastic, but no piece is
     # as wide as the arm's core
-    hands[(mask > 0) & (dist <= REJECT) & (core == 0)] = 0
+    piece = (mask > 0) & (dist <= REJECT) & (core == 0)
+    hands[piece] = 0
+    hands[_faces_in_shade(features, piece, (mask > 0) & (hands > 0) & (core == 0), mm_per_px)] = 0
     hands = cv2.morphologyEx(hands, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     mask[hands > 0] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
