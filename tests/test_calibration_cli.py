@@ -99,7 +99,7 @@ def test_calibrate_bad_sources_get_one_line(tmp_path):
 
 
 def test_mat_writes_every_kind(tmp_path):
-    result = _cli("mat", "--out", str(tmp_path), "--dpi", "80")
+    result = _cli("mat", "-o", str(tmp_path), "--dpi", "80")      # -o as calibrate and render take it
     assert result.returncode == 0, result.stderr
     names = {p.name for p in tmp_path.iterdir()}
     for stem in ("mat-a4", "mat-letter", "mat-a3", "card0", "card3", "cards", "palette", "charuco"):
@@ -112,7 +112,7 @@ def test_render_writes_a_frame_and_its_truth(tmp_path):
              "pieces": [{"id": "r1", "type": "pyramid", "color": "red", "size": 3, "pose": "lying",
                          "x": 200, "y": 150, "heading": 30}]}
     (tmp_path / "s.json").write_text(json.dumps(scene))
-    result = _cli("render", str(tmp_path / "s.json"), "--out", str(tmp_path / "f.jpg"), "--size", "640x360")
+    result = _cli("render", str(tmp_path / "s.json"), "-o", str(tmp_path / "f.jpg"), "--size", "640x360")
     assert result.returncode == 0, result.stderr
     assert cv2.imread(str(tmp_path / "f.jpg")).shape == (360, 640, 3)
     truth = json.loads((tmp_path / "f.json").read_text())

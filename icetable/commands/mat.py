@@ -9,7 +9,7 @@ from icetable.cli import UserError
 
 def register(sub) -> None:
     p = sub.add_parser("mat", help="write the printable calibration mat (PNG and PDF, true scale)")
-    p.add_argument("--out", default="mat", help="output folder (default: ./mat)")
+    p.add_argument("--out", "-o", default="mat", help="output folder (default: ./mat)")
     p.add_argument("--kind", choices=KINDS + ("all",), default="all",
                    help="a4, letter, a3 (one sheet), cards (four corner cards for a large "
                         "play area), palette (colour-learning sheet), enrol (where the piecepack "

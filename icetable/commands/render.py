@@ -19,7 +19,7 @@ LIGHTS = ("daylight", "warm", "cool", "dim")
 def register(sub) -> None:
     p = sub.add_parser("render", help="render a camera frame of a scene (or regenerate sample_images/)")
     p.add_argument("scene", nargs="?", help="scene JSON file with an area")
-    p.add_argument("--out", default="frame.jpg", help="image to write; the truth goes next to it (.json)")
+    p.add_argument("--out", "-o", default="frame.jpg", help="image to write; the truth goes next to it (.json)")
     p.add_argument("--seed", type=int, default=1, help="camera, light and noise seed")
     p.add_argument("--size", default="1280x720", help="image size WxH (default 1280x720)")
     p.add_argument("--light", choices=LIGHTS, default="daylight")
