@@ -225,7 +225,7 @@ class PyramidClassifier:
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                      features: np.ndarray, game: str, clear_above: float = CLEAR_SCORE) -> list[Found]:
+                      features: np.ndarray, game: str, clear_above: float) -> list[Found]:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
         named from the part's look, then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
