@@ -131,9 +131,8 @@ def _faces_in_shade(features: np.ndarray, piece: np.ndarray, doubtful: np.ndarra
     those joined to a `piece` pixel within FACE_REACH and of its chroma: a face of that piece
     turned from the light is darker but keeps its colour's chroma (log ratios shift alike),
     where skin beside it does not."""
-    out = np.zeros(piece.shape, bool)
     if not doubtful.any() or not piece.any():
-        return out
+        return np.zeros(piece.shape, bool)
     level = level_of(features)
     chroma = features - level[..., None]
     weight = cv2.blur(piece.astype(np.float32), (5, 5))
@@ -148,8 +147,7 @@ def _faces_in_shade(features: np.ndarray, piece: np.ndarray, doubtful: np.ndarra
     grown = (piece | (near & close)).astype(np.uint8)
     n, labels = cv2.connectedComponents(grown, connectivity=8)
     joined = np.zeros(n, bool)
-    joined[np.unique(labels[piece])] = True
-    joined[0] = False
+    joined[np.unique(labels[piece])] = True     # piece pixels are never label 0
     return near & close & joined[labels]
 
 
@@ -183,9 +181,10 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         dist[ys, xs] = d
     # pieces touching an arm stay pieces; pale skin looks like white plastic, but no piece is
     # as wide as the arm's core
-    piece = (mask > 0) & (dist <= REJECT) & (core == 0)
+    free = (mask > 0) & (core == 0)
+    piece = free & (dist <= REJECT)
     hands[piece] = 0
-    hands[_faces_in_shade(features, piece, (mask > 0) & (hands > 0) & (core == 0), mm_per_px)] = 0
+    hands[_faces_in_shade(features, piece, free & (hands > 0), mm_per_px)] = 0
     hands = cv2.morphologyEx(hands, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     mask[hands > 0] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
