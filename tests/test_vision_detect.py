@@ -136,6 +136,10 @@ HELD_OUT_READINGS = [
     # white treasure tclear, a medium lying on clear's home card: read clear (the home's owner
     # keeps clear cargo clear) and a size small
     ("icepirates", 42000, 3, "tclear", 5.0, ("white", 2, "lying")),
+    # white treasure tblue, a medium lying on blue's home card, fitted as its lit faces; its
+    # score was under a card's clear bar but over the cloth's bar for doubting lit faces, and a
+    # small clear piece fitted all of it. The doubt now starts as far under a card's bar
+    ("icepirates", 37000, 6, "tblue", 5.0, ("white", 2, "lying")),
     # green p7, a medium standing beside an arm, touched its region; its faces turned from the
     # light matched no colour of the profile, so they stayed the arm's and the lit half left
     # read a small lying. A darker face keeps its piece's chroma, which skin does not have
