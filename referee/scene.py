@@ -34,6 +34,12 @@ KNOWN = ("id", "type", "x", "y", "color", "size", "pose", "heading", "angle", "s
          "face", "owner", "width", "height", "on", "nested", "confidence")
 
 
+def tenth_degree(angle: float) -> float:
+    """An angle rounded to 0.1 degree, in [0, 360): 359.96 rounds to 360.0, which the contract
+    refuses."""
+    return round(angle, 1) % 360
+
+
 class SceneError(ValueError):
     """A scene that does not follow SCENE.md."""
 

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from referee.dimensions import DEFAULT, Dimensions
+from referee.scene import tenth_degree
 from calibration.colors import ColorProfile
 from vision import clusters
 from vision.segment import DARKER, Segmentation, fill_holes, foreground_mask, level_of
@@ -507,7 +508,7 @@ def _fields(pose: str, size: int, params: tuple) -> dict:
     fields = {"type": "pyramid", "size": size, "pose": pose,
               "x": round(params[0], 1), "y": round(params[1], 1)}
     if pose == "lying":
-        fields["heading"] = round(params[2] % 360, 1) % 360  # 359.96 rounds to 360.0
+        fields["heading"] = tenth_degree(params[2] % 360)
     return fields
 
 

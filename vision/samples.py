@@ -21,7 +21,7 @@ from calibration.palette import learn_colors
 from referee.dimensions import DEFAULT
 from referee.geometry import footprint
 from referee.icepirates.layout import POSTCARD
-from referee.scene import COLORS, Piece, Scene, scene_from_dict
+from referee.scene import COLORS, Piece, Scene, scene_from_dict, tenth_degree
 from vision.camera import intrinsics, looking_at
 from vision.render import random_config, render
 
@@ -50,12 +50,6 @@ def _place(rng: random.Random, area, placed: list, pieces: list, make) -> bool:
             pieces.append(piece)
             return True
     return False
-
-
-def tenth_degree(angle: float) -> float:
-    """An angle rounded to 0.1 degree, in [0, 360): 359.96 rounds to 360.0, which the scene
-    contract refuses."""
-    return round(angle, 1) % 360
 
 
 def icehouse_scene(rng: random.Random, area) -> Scene:

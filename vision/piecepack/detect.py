@@ -22,6 +22,7 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from referee.dimensions import DEFAULT, Dimensions
+from referee.scene import tenth_degree
 from vision.piecepack import profile as pp
 from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw
 from vision.piecepack.solids import COIN_THICKNESS
@@ -386,7 +387,7 @@ class PiecepackDetector:
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
         tile["_print"] = tuple(self._ink[name, t] * np.uint8(label) for t in (turn, (turn + 2) % 4))
-        tile["angle"] = round(angle - 90.0 * turn, 1) % 360.0
+        tile["angle"] = tenth_degree(angle - 90.0 * turn)
         if name == "back":
             tile["face"] = "down"
             tile["angle"] = round(angle, 1) % 90.0
@@ -645,7 +646,7 @@ class PiecepackDetector:
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
         name, turn, conf = _match(patch - level, inside, self._coins)[:3]
         side, what = name.split("-")
-        fields = {"type": "coin", "face": side, "angle": round(turn * 360.0 / COIN_TURNS, 1) % 360.0, "confidence": conf}
+        fields = {"type": "coin", "face": side, "angle": tenth_degree(turn * 360.0 / COIN_TURNS), "confidence": conf}
         if side == "suit":
             fields["suit"] = what
         else:

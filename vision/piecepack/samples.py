@@ -25,11 +25,10 @@ from referee.iceberg.scene import board_to_scene as iceberg_scene_of
 from referee.icefloe.board import Board
 from referee.icefloe.scene import board_to_scene as icefloe_scene_of
 from referee.match import new_match
-from referee.scene import Piece, Scene
+from referee.scene import Piece, Scene, tenth_degree
 from vision.camera import intrinsics, looking_at
 from vision.piecepack import profile as pp
 from vision.render import random_config, render
-from vision.samples import tenth_degree
 
 SIZE = (1920, 1080)
 HFOV = 60.0
