@@ -102,6 +102,18 @@ def test_folder_and_video_sources(tmp_path):
         open_source(str(tmp_path / "missing.mp4"))
 
 
+def test_a_folder_image_that_is_broken_or_gone_is_a_lost_frame_naming_it(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), frame([RED], seed=1))
+    (tmp_path / "b.png").write_bytes(b"not a png")
+    cv2.imwrite(str(tmp_path / "c.png"), frame([RED], seed=2))
+    folder = FolderSource(tmp_path, fps=2.0)
+    (tmp_path / "c.png").unlink()        # removed after the folder was listed
+    grabs = [folder.grab() for _ in range(4)]
+    assert [g.status for g in grabs] == ["ok", "lost", "lost", "ended"]
+    assert "b.png: not an image" in grabs[1].message
+    assert "c.png: no such file" in grabs[2].message
+
+
 class Script:
     """A source playing a list of frames and gaps (None = the camera gives nothing)."""
 

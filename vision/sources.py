@@ -117,10 +117,10 @@ class FolderSource:
             return Grab(None, self.index / self.fps, "ended", "no more images")
         path = self.paths[self.index]
         self.index += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            return Grab(None, self.index / self.fps, "lost", f"{path}: not an image OpenCV can read")
-        return Grab(frame, (self.index - 1) / self.fps)
+        try:
+            return Grab(read_image(path), (self.index - 1) / self.fps)
+        except FrameSourceError as exc:     # gone since listed, or not an image: that frame is lost
+            return Grab(None, self.index / self.fps, "lost", str(exc))
 
     def close(self) -> None:
         pass
