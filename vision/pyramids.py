@@ -346,7 +346,7 @@ class PyramidClassifier:
         cover = clusters.Cover(blob, neutral, clusters.PIECE_COST / view.mm_per_px ** 2)
 
         def lying(size, params):
-            return self._iou(fitter, blob, box, "lying", size, params)[1]
+            return _silhouette(fitter, blob, box, "lying", size, params)
 
         candidates = [(piece[1], None, piece) for piece in pieces]
         for (col, row), heading in clusters.tips(blob, clusters.TIP_ARM / view.mm_per_px):
@@ -386,7 +386,7 @@ class PyramidClassifier:
         axis = _moments_of_points(pts)[2]
 
         def inside(pose, size, params):
-            mask = self._iou(fitter, blob, box, pose, size, params)[1]
+            mask = _silhouette(fitter, blob, box, pose, size, params)
             return float(np.count_nonzero(mask & blob) - 2 * np.count_nonzero(mask & (1 - blob)))
 
         starts = []
@@ -399,7 +399,7 @@ class PyramidClassifier:
                     starts.append((inside("lying", size, params), "lying", size, params))
         starts.sort(key=lambda c: -c[0])
         best = max((self._refine(inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
-        mask = self._iou(fitter, blob, box, "lying", best[2], best[3])[1]
+        mask = _silhouette(fitter, blob, box, "lying", best[2], best[3])
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
 
@@ -431,7 +431,7 @@ class PyramidClassifier:
         votes = None if level is None else _votes(level, part)
 
         def evidence(pose, size, params):
-            return float((self._iou(fitter, part, box, pose, size, params)[1] * votes).sum())
+            return float((_silhouette(fitter, part, box, pose, size, params) * votes).sum())
 
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
@@ -450,7 +450,7 @@ class PyramidClassifier:
         iou, mask = self._iou(fitter, part, box, hypothesis, size, params, known.shaded)
         pose = whole_pose(hypothesis)
         if hypothesis != pose:       # the piece covers its unlit faces too
-            mask = self._iou(fitter, part, box, pose, size, params)[1]
+            mask = _silhouette(fitter, part, box, pose, size, params)
         return _fields(pose, size, params), mask, iou, hypothesis != pose
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
@@ -494,13 +494,19 @@ class PyramidClassifier:
              neutral: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         """A hypothesis' silhouette and its intersection over union with the blob; `neutral`
         pixels outside the blob are left out of the union."""
-        mask = np.zeros_like(blob)
-        cv2.fillConvexPoly(mask, fitter.outline(pose, size, *params, box), 1, cv2.LINE_8, SUB)
+        mask = _silhouette(fitter, blob, box, pose, size, params)
         inter = np.count_nonzero(mask & blob)
         union = np.count_nonzero(mask | blob)
         if neutral is not None:
             union -= np.count_nonzero(mask & neutral & (1 - blob))
         return (inter / union if union else 0.0), mask
+
+
+def _silhouette(fitter: PyramidFitter, like: np.ndarray, box, pose, size, params) -> np.ndarray:
+    """A hypothesis' silhouette rasterised in a crop the shape of `like` at `box`, uint8 0/1."""
+    mask = np.zeros_like(like)
+    cv2.fillConvexPoly(mask, fitter.outline(pose, size, *params, box), 1, cv2.LINE_8, SUB)
+    return mask
 
 
 def _fields(pose: str, size: int, params: tuple) -> dict:
