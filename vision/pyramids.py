@@ -62,7 +62,7 @@ SOLID = 0.9                # share of its convex hull a clear part filled in mus
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
-LIT_DOUBT = 0.16           # ... less than this under it, a white part read as lit faces alone may be clear,
+LIT_DOUBT = 0.16           # ... within this under it, a white part read as lit faces alone may be clear,
 CLEAR_WHOLE_IOU = 0.85     # ... as it is when one clear piece fits all of it this well
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
@@ -231,8 +231,9 @@ class PyramidClassifier:
         named from the part's look, then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
         otherwise than the part is fitted again as its own colour. A part read as one white
-        piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one clear piece
-        fits all of it (a small clear one lying looks like a large white one's lit face).
+        piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
+        clear piece fits all of it (a small clear one lying looks like a large white one's lit
+        face).
         `clear_above`: the `_clear_score` above which a part is clear."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
 

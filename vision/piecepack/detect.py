@@ -646,7 +646,8 @@ class PiecepackDetector:
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
         name, turn, conf = _match(patch - level, inside, self._coins)[:3]
         side, what = name.split("-")
-        fields = {"type": "coin", "face": side, "angle": tenth_degree(turn * 360.0 / COIN_TURNS), "confidence": conf}
+        fields = {"type": "coin", "face": side, "angle": tenth_degree(turn * 360.0 / COIN_TURNS),
+                  "confidence": conf}
         if side == "suit":
             fields["suit"] = what
         else:
