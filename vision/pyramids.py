@@ -528,9 +528,10 @@ def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
 
 def _clear_score(features: np.ndarray, part: np.ndarray, footprints: float) -> float:
     """How clear, not white, a pale part looks (pixel by pixel the two overlap; above
-    CLEAR_SCORE, clear, on a card above CARD_CLEAR_SCORE). Clear plastic shows the table through its faces and light along its
-    edges: many thin bright ridges and table-level pixels inside its outline, so its brightest
-    tenth is far above its median; white plastic shows smooth, evenly bright faces.
+    CLEAR_SCORE, clear, on a card above CARD_CLEAR_SCORE). Clear plastic shows the table
+    through its faces and light along its edges: many thin bright ridges and table-level pixels
+    inside its outline, so its brightest tenth is far above its median; white plastic shows
+    smooth, evenly bright faces.
     `footprints` is the piece's area over a medium pyramid's footprint: edge lines are lines,
     so their share of a piece larger than that falls with its side, and the score is scaled
     back up by the square root."""

@@ -174,7 +174,8 @@ def iceberg_table(rng: random.Random, steps: int) -> Scene:
         if p.type == "tile":
             da = rng.uniform(-2, 2)
             p = replace(p, x=round(p.x + rng.uniform(-1.5, 1.5), 1), y=round(p.y + rng.uniform(-1.5, 1.5), 1),
-                        angle=tenth_degree(da + (90 * rng.randrange(4) if p.face == "up" and rng.random() < 0.3 else 0)))
+                        angle=tenth_degree(da + (90 * rng.randrange(4)
+                                                 if p.face == "up" and rng.random() < 0.3 else 0)))
         elif p.type == "coin":
             p = replace(p, x=round(p.x + rng.uniform(-1, 1), 1), y=round(p.y + rng.uniform(-1, 1), 1),
                         angle=tenth_degree(rng.uniform(0, 360)))
