@@ -169,6 +169,10 @@ HELD_OUT_CLUSTERS = [
     # green medium and large side by side, tips together: read as two small standing and two
     # large, one standing
     ("icehouse", 36000, 10, ("p7", "p8")),
+    # red small and medium side by side, tips one way: read as one large across both. No split
+    # by position fitted both, and chosen together they were allowed no more pieces than the
+    # one found one by one
+    ("icehouse", 45000, 11, ("p8", "p14")),
 ]
 
 

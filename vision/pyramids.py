@@ -293,12 +293,13 @@ class PyramidClassifier:
         """Pieces of one colour explaining a blob (touching pieces included, up to `budget`):
         fitted one by one, and when that finds several or one that fits poorly (and they may
         lie, and are not white, whose unlit faces the blob lacks), chosen again all together,
-        no more of them than before."""
+        no more of them than before (two for one that fits poorly: two pieces side by side may
+        fit no split by position, and one piece across both then fits best alone)."""
         found = []
         pieces = self._pieces(fitter, blob, box, budget, known)
         if pieces and (len(pieces) > 1 or pieces[0][2] < SPLIT_IOU) and "lying" in known.poses \
                 and known.level is None:
-            pieces = self._together(fitter, blob, box, known, pieces, len(pieces))
+            pieces = self._together(fitter, blob, box, known, pieces, min(budget, max(len(pieces), 2)))
         for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
