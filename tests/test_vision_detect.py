@@ -140,6 +140,11 @@ HELD_OUT_READINGS = [
     # score was under a card's clear bar but over the cloth's bar for doubting lit faces, and a
     # small clear piece fitted all of it. The doubt now starts as far under a card's bar
     ("icepirates", 37000, 6, "tblue", 5.0, ("white", 2, "lying")),
+    # white treasure tgreen and tred, mediums lying on home cards, each read as a large lying
+    # (tred's fitted so poorly that it was dropped as the card's shading). On a home a pyramid
+    # of the islands' colour is treasure, which is never a large
+    ("icepirates", 21000, 3, "tgreen", 5.0, ("white", 2, "lying")),
+    ("icepirates", 51000, 4, "tred", 5.0, ("white", 2, "lying")),
     # green p7, a medium standing beside an arm, touched its region; its faces turned from the
     # light matched no colour of the profile, so they stayed the arm's and the lit half left
     # read a small lying. A darker face keeps its piece's chroma, which skin does not have
@@ -209,11 +214,12 @@ def test_a_treasure_showing_only_its_lit_base_face_is_found_lying():
     # held-out image 7 of seed 21000: white treasure tblue lies on its white home card, where
     # only its lit base face stands out from the card; no whole pyramid fitted that strip and a
     # small standing piece was read beside it. The base face alone is now tried, with the body
-    # on whichever side of it the pixels say more for
+    # on whichever side of it the pixels say more for. It was read a large: a medium's base
+    # face, a thin strip, covers less than half the blob its blurred rim makes, and was not tried
     truth, detected = _held_out("icepirates", 21000, 7)
     t = next(p for p in truth.pieces if p.id == "tblue")
     near = [p for p in detected.pieces if np.hypot(p.x - t.x, p.y - t.y) < MATCH_MM]
-    assert [(p.color, p.pose) for p in near] == [("white", "lying")]
+    assert [(p.color, p.size, p.pose) for p in near] == [("white", 2, "lying")]
     assert heading_error(near[0].heading, t.heading) < HEADING_OK
 
 

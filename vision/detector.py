@@ -5,8 +5,9 @@ segment (table, pieces, hands) -> each registered classifier explains the blobs 
 -> ids, confidence, `uncertain` near hands -> a SCENE.md scene.
 
 A new piece type plugs in as a classifier with `type` and
-`detect(view, segmentation, colour_profile, game, on_card=False) -> list[Found]` (see
-`vision.pyramids`; `on_card`: the blobs lie on a home card).
+`detect(view, segmentation, colour_profile, game, on_card=False, treasure=()) -> list[Found]`
+(see `vision.pyramids`; `on_card`: the blobs lie on a home card, where pieces of the
+`treasure` colours are treasure).
 """
 from __future__ import annotations
 
@@ -114,13 +115,16 @@ class Detector:
 
     def _classify(self, view, seg: Segmentation, game: str, cards: list[Card]) -> tuple[list[Found], set]:
         """What the classifiers find, and the ids (`id()`) of the pieces lying on a card: those
-        are classified without the game's priors (a treasure pyramid on a home is no island)."""
+        are classified without the game's priors (a treasure pyramid on a home is no island),
+        but the colour of the islands in the sea is treasure there."""
         colours = self.calibration.colors
         if not cards:
             return [f for c in self.classifiers for f in c.detect(view, seg, colours, game)], set()
         deck = on_cards(seg.labels, len(seg.stats), cards, view)
         sea = [f for c in self.classifiers for f in c.detect(view, _only(seg, ~deck), colours, game)]
-        cargo = [f for c in self.classifiers for f in c.detect(view, _only(seg, deck), colours, "", on_card=True)]
+        treasure = tuple(sorted({f.fields["color"] for f in sea} & set(ISLAND_COLOURS)))
+        cargo = [f for c in self.classifiers
+                 for f in c.detect(view, _only(seg, deck), colours, "", on_card=True, treasure=treasure)]
         return sea + cargo, {id(f) for f in cargo}
 
     def _cards(self, view, cards: list[Card], pieces: list[Found], cargo: set) -> list[Found]:

@@ -53,6 +53,9 @@ PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses)
 WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel may be table
 SHADE = 0.04                # ... and under the table beyond which it is a shadow or an unlit face
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
+AREA_RATIO = (0.5, 2.0)     # a hypothesis is tried when its area over the blob's is within this
+BASE_AREA_LOW = 0.35        # ... or from this up for a base face alone: a thin strip, which the
+                            # blurred rim widens more than a whole piece
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)    # a standing piece's turns (its square repeats every 90)
 _STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
@@ -194,11 +197,12 @@ class PyramidClassifier:
         self.dims = dims
 
     def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile, game: str = "",
-               on_card: bool = False) -> list[Found]:
-        """The Looney pyramids in a segmented top view; `game` brings its priors (Ice Pirates:
-        standing black and white pyramids are islands, nests of a large). `on_card`: the blobs
-        lie on a light card (`CARD_CLEAR_SCORE`, `CARD_MIN_IOU`)."""
+               on_card: bool = False, treasure: tuple = ()) -> list[Found]:
+        """The Looney pyramids in a segmented top view; `game` brings its priors (`_priors`).
+        `on_card`: the blobs lie on a light card (`CARD_CLEAR_SCORE`, `CARD_MIN_IOU`);
+        `treasure`: colours that there are treasure, small or medium."""
         colour_names = profile.names
+        priors = _priors(game, treasure)
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
         pale = [colour_names.index(c) for c in PALE if c in colour_names]
@@ -220,13 +224,13 @@ class PyramidClassifier:
                                                    SPLIT_AREA / s2, pale):
                 name = colour_names[colour]
                 if name not in PALE or len(pale) < 2:
-                    out += self._explain_as(fitter, part, (x0, y0), name, share, features, game)
+                    out += self._explain_as(fitter, part, (x0, y0), name, share, features, priors)
                 else:
-                    out += self._explain_pale(fitter, part, (x0, y0), share, features, game, clear_above)
+                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors, clear_above)
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                      features: np.ndarray, game: str, clear_above: float) -> list[Found]:
+                      features: np.ndarray, priors: dict, clear_above: float) -> list[Found]:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
         named from the part's look, then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
@@ -242,9 +246,9 @@ class PyramidClassifier:
 
         score = _clear_score(features, part, footprints(part))
         name = _pale_name(score, clear_above)
-        found = self._explain_as(fitter, part, box, name, share, features, game)
+        found = self._explain_as(fitter, part, box, name, share, features, priors)
         if len(found) == 1 and found[0].lit and score > clear_above - LIT_DOUBT:
-            clear = self._explain_as(fitter, part, box, "clear", share, features, game)
+            clear = self._explain_as(fitter, part, box, "clear", share, features, priors)
             if len(clear) == 1 and clear[0].iou >= CLEAR_WHOLE_IOU:
                 return clear
         if len(found) < 2:
@@ -256,24 +260,22 @@ class PyramidClassifier:
             return found
         out = []
         for piece, pixels, each in zip(found, own, names):
-            again = self._explain_as(fitter, pixels, box, each, share, features, game, budget=1) \
+            again = self._explain_as(fitter, pixels, box, each, share, features, priors, budget=1) \
                 if each != name else []
             out += again or [piece]
         return out
 
     def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
-                    features: np.ndarray, game: str, budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
+                    features: np.ndarray, priors: dict, budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
         """Pieces of colour `name` explaining a part, its outline trimmed as that colour's edges
-        need (a clear one's holes filled first) and, in Ice Pirates, black and white standing
-        pieces taken as islands."""
+        need (a clear one's holes filled first), of the sizes and poses `priors` allow."""
         if name == "clear":   # its bright edge lines bleed outward by about a pixel
             part = cv2.erode(_see_through(part, features, fitter.view.mm_per_px), np.ones((3, 3), np.uint8))
         elif name != "white":
             part = _half_contrast(part, features)
         level = level_of(features) if name == "white" else None
         shaded = _shaded(features) if name == "clear" else None
-        island = game == "icepirates" and name in ISLAND_COLOURS
-        known = Known(level, shaded, (3,), ("standing",)) if island else Known(level, shaded)
+        known = Known(level, shaded, *priors.get(name, ()))
         return self._explain(fitter, part, box, name, share, known, budget)
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
@@ -299,7 +301,8 @@ class PyramidClassifier:
         pieces = self._pieces(fitter, blob, box, budget, known)
         if pieces and (len(pieces) > 1 or pieces[0][2] < SPLIT_IOU) and "lying" in known.poses \
                 and known.level is None:
-            pieces = self._together(fitter, blob, box, known, pieces, min(budget, max(len(pieces), 2)))
+            pieces = self._together(fitter, blob, box, known, pieces,
+                                    min(budget, max(len(pieces), 2)))
         for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
@@ -457,11 +460,13 @@ class PyramidClassifier:
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
         """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
-        area are aligned by moments and ranked by `score`; the best few are refined."""
+        area (`AREA_RATIO`) are aligned by moments and ranked by `score`; the best few are
+        refined."""
         scored = []
         for pose, size in hypotheses:
             rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
-            if not 0.5 < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < 2.0:
+            low = BASE_AREA_LOW if pose == "base" else AREA_RATIO[0]
+            if not low < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < AREA_RATIO[1]:
                 continue
             tries = [(score(pose, size, params), pose, size, params)
                      for params in (fitter.fit(pose, size, blob_c, blob_axis, start)
@@ -502,6 +507,15 @@ class PyramidClassifier:
         if neutral is not None:
             union -= np.count_nonzero(mask & neutral & (1 - blob))
         return (inter / union if union else 0.0), mask
+
+
+def _priors(game: str, treasure: tuple) -> dict:
+    """{colour: (sizes, poses)} the rules allow. Ice Pirates: black and white pyramids in the
+    sea are islands, nests standing under a large; on a home, a pyramid of the treasure's colour
+    is treasure, a small or a medium ("The Large pieces of that color do not count as
+    treasure")."""
+    islands = {c: ((3,), ("standing",)) for c in ISLAND_COLOURS} if game == "icepirates" else {}
+    return {**islands, **{c: ((1, 2),) for c in treasure}}
 
 
 def _silhouette(fitter: PyramidFitter, like: np.ndarray, box, pose, size, params) -> np.ndarray:
