@@ -145,6 +145,13 @@ HELD_OUT_READINGS = [
     # of the islands' colour is treasure, which is never a large
     ("icepirates", 21000, 3, "tgreen", 5.0, ("white", 2, "lying")),
     ("icepirates", 51000, 4, "tred", 5.0, ("white", 2, "lying")),
+    # white treasure on home cards, its upper face lit and the rest as dark as the card or
+    # darker: tcyan (25000), a small lying, read a small standing's two lit faces; tyellow, a
+    # medium lying, read standing; tcyan (30000), a medium lying, read a whole small. On a card
+    # the upper face alone is now tried, and lying lit faces even when standing ones fit well
+    ("icepirates", 25000, 13, "tcyan", 5.0, ("white", 1, "lying")),
+    ("icepirates", 40000, 7, "tyellow", 5.0, ("white", 2, "lying")),
+    ("icepirates", 30000, 10, "tcyan", 5.0, ("white", 2, "lying")),
     # green p7, a medium standing beside an arm, touched its region; its faces turned from the
     # light matched no colour of the profile, so they stayed the arm's and the lit half left
     # read a small lying. A darker face keeps its piece's chroma, which skin does not have

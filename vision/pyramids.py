@@ -42,14 +42,18 @@ HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "
 # only the lit faces may show. Standing: one face (base corners 0, 1 and the apex) or two
 # (corners 0, 1, 2). Lying (corners 0, 1 on the table, 2, 3 raised, 4 the tip): the upper face
 # and the side face over corner 0 or 1, or the base face alone (on a light card the rest looks
-# like the card). Tried for white blobs no whole pyramid fits well.
+# like the card), or on a light card the upper face alone (its sides as dark as the card or
+# darker). Tried for white blobs no whole pyramid fits well.
 LIT_FACES = {"lit1": ("standing", (0, 1, 4)), "lit2": ("standing", (0, 1, 2, 4)),
              "side0": ("lying", (0, 2, 3, 4)), "side1": ("lying", (1, 2, 3, 4)),
-             "base": ("lying", (0, 1, 2, 3))}
+             "base": ("lying", (0, 1, 2, 3)), "upper": ("lying", (2, 3, 4))}
+CARD_ONLY_FACES = ("upper",)
 LIT_POSES = {whole: tuple(pose for pose, (of, _) in LIT_FACES.items() if of == whole)
              for whole in ("standing", "lying")}
-PARTLY_LIT = tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses)
-                   for poses in LIT_POSES.values())   # each group refines its own best few
+PARTLY_LIT = {card: tuple(tuple((pose, size) for size in (1, 2, 3) for pose in poses
+                                if card or pose not in CARD_ONLY_FACES)
+                          for poses in LIT_POSES.values())    # each group refines its own best few
+              for card in (False, True)}
 WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel may be table
 SHADE = 0.04                # ... and under the table beyond which it is a shadow or an unlit face
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
@@ -77,12 +81,14 @@ CARD_MIN_IOU = 0.55        # a piece on a card fitting its part worse is the car
 class Known:
     """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
     white pieces: faint faces count as evidence), `shaded` (pixels a clear piece may cover that
-    count neither for nor against it) and the sizes and poses they can have."""
+    count neither for nor against it), the sizes and poses they can have, and whether they lie
+    on a light card (`card`)."""
 
     level: np.ndarray | None = None
     shaded: np.ndarray | None = None
     sizes: tuple = (1, 2, 3)
     poses: tuple = ("standing", "lying")
+    card: bool = False
 
     def allows(self, hypothesis: tuple) -> bool:
         pose, size = hypothesis
@@ -198,11 +204,11 @@ class PyramidClassifier:
 
     def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile, game: str = "",
                on_card: bool = False, treasure: tuple = ()) -> list[Found]:
-        """The Looney pyramids in a segmented top view; `game` brings its priors (`_priors`).
+        """The Looney pyramids in a segmented top view; `game` brings its priors (`_rules`).
         `on_card`: the blobs lie on a light card (`CARD_CLEAR_SCORE`, `CARD_MIN_IOU`);
         `treasure`: colours that there are treasure, small or medium."""
         colour_names = profile.names
-        priors = _priors(game, treasure)
+        priors = Priors(_rules(game, treasure), on_card)
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
         pale = [colour_names.index(c) for c in PALE if c in colour_names]
@@ -230,7 +236,7 @@ class PyramidClassifier:
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                      features: np.ndarray, priors: dict, clear_above: float) -> list[Found]:
+                      features: np.ndarray, priors: "Priors", clear_above: float) -> list[Found]:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
         named from the part's look, then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
@@ -266,7 +272,7 @@ class PyramidClassifier:
         return out
 
     def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
-                    features: np.ndarray, priors: dict, budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
+                    features: np.ndarray, priors: "Priors", budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
         """Pieces of colour `name` explaining a part, its outline trimmed as that colour's edges
         need (a clear one's holes filled first), of the sizes and poses `priors` allow."""
         if name == "clear":   # its bright edge lines bleed outward by about a pixel
@@ -275,7 +281,7 @@ class PyramidClassifier:
             part = _half_contrast(part, features)
         level = level_of(features) if name == "white" else None
         shaded = _shaded(features) if name == "clear" else None
-        known = Known(level, shaded, *priors.get(name, ()))
+        known = priors.known(name, level, shaded)
         return self._explain(fitter, part, box, name, share, known, budget)
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
@@ -414,7 +420,9 @@ class PyramidClassifier:
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
         white piece (`known.level` given) by the brightness over the table they cover
         (`_votes`), and pyramids of which only the lit faces show are tried too when no whole
-        one fits well. A base face alone looks the same with the body on either side of it: the
+        one fits well: off a card each group (standing, lying) only while nothing tried before
+        fits well, on a card both (a small lying one's upper face passes for a standing one's
+        lit faces). A base face alone looks the same with the body on either side of it: the
         side whose pixels say more for a whole piece wins."""
         known = known or Known()
         level = known.level
@@ -441,8 +449,13 @@ class PyramidClassifier:
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
         found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
-        for group in PARTLY_LIT if level is not None else ():
-            if found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
+
+        def fits_well():
+            return found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU
+
+        whole_fits = fits_well()
+        for group in PARTLY_LIT[known.card] if level is not None else ():
+            if whole_fits if known.card else fits_well():
                 break
             lit = self._choose([h for h in group if known.allows(h)], *args)
             if lit is not None and (found is None or lit[0] > found[0]):
@@ -509,7 +522,20 @@ class PyramidClassifier:
         return (inter / union if union else 0.0), mask
 
 
-def _priors(game: str, treasure: tuple) -> dict:
+@dataclass(frozen=True)
+class Priors:
+    """What is known of the pieces in a view before looking: `rules`, {colour: (sizes, poses)}
+    the game allows (`_rules`), and `card`: they lie on a light card."""
+
+    rules: dict
+    card: bool = False
+
+    def known(self, name: str, level: np.ndarray | None, shaded: np.ndarray | None) -> Known:
+        """The `Known` of a part of colour `name`."""
+        return Known(level, shaded, *self.rules.get(name, ()), card=self.card)
+
+
+def _rules(game: str, treasure: tuple) -> dict:
     """{colour: (sizes, poses)} the rules allow. Ice Pirates: black and white pyramids in the
     sea are islands, nests standing under a large; on a home, a pyramid of the treasure's colour
     is treasure, a small or a medium ("The Large pieces of that color do not count as
