@@ -419,10 +419,10 @@ class PyramidClassifier:
         lit: whether only its lit faces were fitted).
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
         white piece (`known.level` given) by the brightness over the table they cover
-        (`_votes`), and pyramids of which only the lit faces show are tried too when no whole
-        one fits well: off a card each group (standing, lying) only while nothing tried before
-        fits well, on a card both (a small lying one's upper face passes for a standing one's
-        lit faces). A base face alone looks the same with the body on either side of it: the
+        (`_votes`), and pyramids of which only the lit faces show are tried too: off a card
+        each group (standing, lying) only while nothing tried before fits well, on a card
+        always (a lying piece's upper face passes for a whole smaller one, or for a standing
+        one's lit faces). A base face alone looks the same with the body on either side of it: the
         side whose pixels say more for a whole piece wins."""
         known = known or Known()
         level = known.level
@@ -449,13 +449,8 @@ class PyramidClassifier:
         score = overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
         found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
-
-        def fits_well():
-            return found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU
-
-        whole_fits = fits_well()
         for group in PARTLY_LIT[known.card] if level is not None else ():
-            if whole_fits if known.card else fits_well():
+            if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
                 break
             lit = self._choose([h for h in group if known.allows(h)], *args)
             if lit is not None and (found is None or lit[0] > found[0]):
