@@ -43,7 +43,7 @@ HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "
 # (corners 0, 1, 2). Lying (corners 0, 1 on the table, 2, 3 raised, 4 the tip): the upper face
 # and the side face over corner 0 or 1, or the base face alone (on a light card the rest looks
 # like the card), or on a light card the upper face alone (its sides as dark as the card or
-# darker). Tried for white blobs no whole pyramid fits well.
+# darker). Tried for white blobs no whole pyramid fits well (on a light card, for all).
 LIT_FACES = {"lit1": ("standing", (0, 1, 4)), "lit2": ("standing", (0, 1, 2, 4)),
              "side0": ("lying", (0, 2, 3, 4)), "side1": ("lying", (1, 2, 3, 4)),
              "base": ("lying", (0, 1, 2, 3)), "upper": ("lying", (2, 3, 4))}
@@ -206,7 +206,7 @@ class PyramidClassifier:
                on_card: bool = False, treasure: tuple = ()) -> list[Found]:
         """The Looney pyramids in a segmented top view; `game` brings its priors (`_rules`).
         `on_card`: the blobs lie on a light card (`CARD_CLEAR_SCORE`, `CARD_MIN_IOU`);
-        `treasure`: colours that there are treasure, small or medium."""
+        `treasure`: colours whose pieces on the card are treasure, small or medium."""
         colour_names = profile.names
         priors = Priors(_rules(game, treasure), on_card)
         fitter = PyramidFitter(view, self.dims)
@@ -232,7 +232,8 @@ class PyramidClassifier:
                 if name not in PALE or len(pale) < 2:
                     out += self._explain_as(fitter, part, (x0, y0), name, share, features, priors)
                 else:
-                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors, clear_above)
+                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors,
+                                              clear_above)
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
@@ -272,7 +273,8 @@ class PyramidClassifier:
         return out
 
     def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
-                    features: np.ndarray, priors: "Priors", budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
+                    features: np.ndarray, priors: "Priors",
+                    budget: int = MAX_PIECES_PER_BLOB) -> list[Found]:
         """Pieces of colour `name` explaining a part, its outline trimmed as that colour's edges
         need (a clear one's holes filled first), of the sizes and poses `priors` allow."""
         if name == "clear":   # its bright edge lines bleed outward by about a pixel
@@ -422,8 +424,8 @@ class PyramidClassifier:
         (`_votes`), and pyramids of which only the lit faces show are tried too: off a card
         each group (standing, lying) only while nothing tried before fits well, on a card
         always (a lying piece's upper face passes for a whole smaller one, or for a standing
-        one's lit faces). A base face alone looks the same with the body on either side of it: the
-        side whose pixels say more for a whole piece wins."""
+        one's lit faces). A base face alone looks the same with the body on either side of it:
+        the side whose pixels say more for a whole piece wins."""
         known = known or Known()
         level = known.level
         n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
