@@ -13,6 +13,7 @@ from referee.scene import scene_from_dict
 from vision import samples
 from vision.detector import Detector, FrameError
 from vision.evaluation import HEADING_OK, MATCH_MM, Score, card_angle_error, heading_error, score
+from vision.pyramids import Priors, game_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
@@ -220,6 +221,24 @@ def test_shading_on_a_home_card_is_no_piece(seed, number):
     far = [p.id for p in detected.pieces if p.type == "pyramid" and not p.extra.get("uncertain")
            and min(np.hypot(p.x - t.x, p.y - t.y) for t in truth.pieces) > MATCH_MM]
     assert far == []
+
+
+EVERY_READING = {(size, pose) for size in (1, 2, 3) for pose in ("standing", "lying")}
+
+
+@pytest.mark.parametrize("game, treasure, on_card, colour, allowed", [
+    ("icepirates", (), False, "white", {(3, "standing")}),      # an island: a nest under a large
+    ("", ("white",), True, "white", {(size, pose) for size, pose in EVERY_READING if size < 3}),
+    ("", ("white",), True, "black", EVERY_READING),
+    ("icehouse", (), False, "white", EVERY_READING),
+], ids=["island", "treasure-on-a-home", "other-opaque-colour-on-a-home", "icehouse"])
+def test_the_rules_say_which_sizes_and_poses_a_pyramid_can_have(game, treasure, on_card, colour,
+                                                                 allowed):
+    # "The Large pieces of that color do not count as treasure": on a home, a pyramid of the
+    # islands' colour is small or medium; a player's own spare pieces there keep every size
+    known = Priors(game_rules(game, treasure), on_card).known(colour, None, None)
+    assert {(size, pose) for size, pose in EVERY_READING if known.allows((pose, size))} == allowed
+    assert known.card == on_card
 
 
 def test_a_treasure_showing_only_its_lit_base_face_is_found_lying():

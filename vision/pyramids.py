@@ -204,11 +204,11 @@ class PyramidClassifier:
 
     def detect(self, view: TopView, seg: Segmentation, profile: ColorProfile, game: str = "",
                on_card: bool = False, treasure: tuple = ()) -> list[Found]:
-        """The Looney pyramids in a segmented top view; `game` brings its priors (`_rules`).
+        """The Looney pyramids in a segmented top view; `game` brings its priors (`game_rules`).
         `on_card`: the blobs lie on a light card (`CARD_CLEAR_SCORE`, `CARD_MIN_IOU`);
         `treasure`: colours whose pieces on the card are treasure, small or medium."""
         colour_names = profile.names
-        priors = Priors(_rules(game, treasure), on_card)
+        priors = Priors(game_rules(game, treasure), on_card)
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
         pale = [colour_names.index(c) for c in PALE if c in colour_names]
@@ -522,7 +522,7 @@ class PyramidClassifier:
 @dataclass(frozen=True)
 class Priors:
     """What is known of the pieces in a view before looking: `rules`, {colour: (sizes, poses)}
-    the game allows (`_rules`), and `card`: they lie on a light card."""
+    the game allows (`game_rules`), and `card`: they lie on a light card."""
 
     rules: dict
     card: bool = False
@@ -532,7 +532,7 @@ class Priors:
         return Known(level, shaded, *self.rules.get(name, ()), card=self.card)
 
 
-def _rules(game: str, treasure: tuple) -> dict:
+def game_rules(game: str, treasure: tuple) -> dict:
     """{colour: (sizes, poses)} the rules allow. Ice Pirates: black and white pyramids in the
     sea are islands, nests standing under a large; on a home, a pyramid of the treasure's colour
     is treasure, a small or a medium ("The Large pieces of that color do not count as
