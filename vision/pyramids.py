@@ -70,7 +70,8 @@ TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel s
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
 LIT_DOUBT = 0.16           # ... within this under it, a white part read as lit faces alone may be clear,
-CLEAR_WHOLE_IOU = 0.85     # ... as it is when one clear piece fits all of it this well
+CLEAR_WHOLE_IOU = 0.85     # ... as it is when one clear piece fits all of it this well, or
+CLEAR_NEAR_IOU = 0.75      # ... less the nearer the bar its score is (this well at the bar)
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
 CARD_CLEAR_SCORE = 0.62
@@ -243,8 +244,8 @@ class PyramidClassifier:
         covers where they clearly say so (a clear piece touching a white one); a piece named
         otherwise than the part is fitted again as its own colour. A part read as one white
         piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
-        clear piece fits all of it (a small clear one lying looks like a large white one's lit
-        face).
+        clear piece fits all of it well enough (`_clear_fit_needed`; a small clear one lying
+        looks like a large white one's lit face).
         `clear_above`: the `_clear_score` above which a part is clear."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
 
@@ -256,7 +257,7 @@ class PyramidClassifier:
         found = self._explain_as(fitter, part, box, name, share, features, priors)
         if len(found) == 1 and found[0].lit and score > clear_above - LIT_DOUBT:
             clear = self._explain_as(fitter, part, box, "clear", share, features, priors)
-            if len(clear) == 1 and clear[0].iou >= CLEAR_WHOLE_IOU:
+            if len(clear) == 1 and clear[0].iou >= _clear_fit_needed(score, clear_above):
                 return clear
         if len(found) < 2:
             return found
@@ -582,6 +583,13 @@ def _clear_score(features: np.ndarray, part: np.ndarray, footprints: float) -> f
     inner = level[inside]
     spread = float(np.percentile(inner, 90) - np.median(inner))
     return (float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread) * max(1.0, footprints) ** 0.5
+
+
+def _clear_fit_needed(score: float, clear_above: float) -> float:
+    """The IoU one clear piece must reach for a doubted white part to be clear: from
+    CLEAR_WHOLE_IOU where the doubt starts down to CLEAR_NEAR_IOU at the clear bar."""
+    nearness = (score - (clear_above - LIT_DOUBT)) / LIT_DOUBT
+    return CLEAR_WHOLE_IOU - (CLEAR_WHOLE_IOU - CLEAR_NEAR_IOU) * nearness
 
 
 def _pale_name(score: float, clear_above: float, unsure: str | None = None) -> str:
