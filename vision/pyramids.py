@@ -213,7 +213,6 @@ class PyramidClassifier:
         fitter = PyramidFitter(view, self.dims)
         s2 = view.mm_per_px ** 2
         pale = [colour_names.index(c) for c in PALE if c in colour_names]
-        clear_above = CARD_CLEAR_SCORE if on_card else CLEAR_SCORE
         out: list[Found] = []
         h, w = seg.labels.shape
         for index in range(1, len(seg.stats)):
@@ -233,21 +232,20 @@ class PyramidClassifier:
                 if name not in PALE or len(pale) < 2:
                     out += self._explain_as(fitter, part, (x0, y0), name, share, features, priors)
                 else:
-                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors,
-                                              clear_above)
+                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors)
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                      features: np.ndarray, priors: "Priors", clear_above: float) -> list[Found]:
+                      features: np.ndarray, priors: "Priors") -> list[Found]:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
         named from the part's look, then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
         otherwise than the part is fitted again as its own colour. A part read as one white
         piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
         clear piece fits all of it well enough (`_clear_fit_needed`; a small clear one lying
-        looks like a large white one's lit face).
-        `clear_above`: the `_clear_score` above which a part is clear."""
+        looks like a large white one's lit face)."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
+        clear_above = priors.clear_above
 
         def footprints(mask):
             return np.count_nonzero(mask) / footprint
@@ -527,6 +525,11 @@ class Priors:
 
     rules: dict
     card: bool = False
+
+    @property
+    def clear_above(self) -> float:
+        """The `_clear_score` above which a pale part is clear."""
+        return CARD_CLEAR_SCORE if self.card else CLEAR_SCORE
 
     def known(self, name: str, level: np.ndarray | None, shaded: np.ndarray | None) -> Known:
         """The `Known` of a part of colour `name`."""
