@@ -33,6 +33,7 @@ def test_table_page_shows_the_camera_with_the_overlay(tmp_path):
             lines = page.locator("#overlay polyline.ov-line").count()
             loaded = page.evaluate("document.getElementById('camimg').naturalWidth")
             status = page.locator("#camstatus").inner_text()
+            page.wait_for_selector("#scores table.scores", timeout=10000)   # drawn from its own poll
             scores = page.locator("#scores").inner_text()
             # the host (by the printed host link) touches a piece and corrects it
             page.goto(f"{base}/t/{demo.code}/camera/host?token={demo.link.headers['Authorization'][7:]}")
