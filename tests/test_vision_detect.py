@@ -196,6 +196,11 @@ HELD_OUT_CLUSTERS = [
     # by position fitted both, and chosen together they were allowed no more pieces than the
     # one found one by one
     ("icehouse", 45000, 11, ("p8", "p14")),
+    # green mediums side by side: one read as a small. Fitted first while the other's pixels
+    # were still in its way, a piece is now fitted again to what the others leave
+    ("icepirates", 43000, 9, ("s5", "s8")),
+    # cyan mediums side by side, tips apart: both read standing
+    ("icepirates", 40000, 13, ("s9", "s10")),
 ]
 
 

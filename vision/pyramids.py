@@ -35,6 +35,8 @@ SPLIT_IOU = 0.82           # a fit worse than this may be two touching pieces
 SPLIT_AREA = 140.0         # mm^2 of one colour inside a blob of another to count as a piece
 RIM_PX, RIM_SHARE = 5, 0.25  # ... of which this share is left after an erosion of this many px
 MAX_PIECES_PER_BLOB = 4    # touching pieces of one colour explained one after another
+REFIT_GAIN = 30.0          # mm^2 of cover error a piece fitted again must save to replace its fit
+REFIT_ROUNDS = 2           # ... in this many passes over the pieces at most
 PALE = ("white", "clear")
 ISLAND_COLOURS = ("black", "white")   # Ice Pirates: the opaque stashes the islands are nests of
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
@@ -348,7 +350,8 @@ class PyramidClassifier:
                   budget: int) -> list:
         """The blob's pieces chosen all together (`clusters`) from the pieces found one by one
         and lying pieces with their tips at the outline's sharp corners, each then moved to fit
-        beside the others; kept when they explain the blob clearly better than `pieces`."""
+        beside the others; kept when they explain the blob clearly better than `pieces`. Either way
+        each is then fitted again to what the others leave (`_refit`)."""
         view = fitter.view
         neutral = known.shaded
         if neutral is not None:      # a clear piece's base face may be a hole in its blob
@@ -369,7 +372,7 @@ class PyramidClassifier:
                     candidates.append((lying(size, params), (size, params), None))
         picked, error = clusters.choose(cover, [c[0] for c in candidates], budget)
         if error >= cover.error([piece[1] for piece in pieces]) - clusters.MARGIN * np.count_nonzero(blob):
-            return pieces
+            return self._refit(fitter, blob, box, known, cover, pieces)
         chosen = [candidates[k] for k in picked]
         for i, (_, placed, _) in enumerate(chosen):
             if placed is None:
@@ -383,8 +386,30 @@ class PyramidClassifier:
             chosen[i] = (lying(size, params), (size, params), None)
         union = np.any([c[0] for c in chosen], axis=0)
         iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
-        return [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
-                for mask, placed, piece in chosen]
+        return self._refit(fitter, blob, box, known, cover,
+                           [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
+                            for mask, placed, piece in chosen])
+
+    def _refit(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known",
+               cover: clusters.Cover, pieces: list) -> list:
+        """Each piece in turn fitted again, alone, to the blob's pixels the others leave, and
+        replaced when that explains the blob clearly better (`REFIT_GAIN`): a piece fitted
+        while the pixels of another were still in its way may have the wrong size or pose."""
+        pieces = list(pieces)
+        min_px = MIN_AREA / fitter.view.mm_per_px ** 2
+        gain = REFIT_GAIN / fitter.view.mm_per_px ** 2
+        for _ in range(REFIT_ROUNDS):
+            improved = False
+            for i, piece in enumerate(pieces):
+                others = [other[1] for j, other in enumerate(pieces) if j != i]
+                rest = blob & (1 - np.any(others, axis=0)).astype(np.uint8) if others else blob
+                rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+                fit = self._best(fitter, rest, box, known) if np.count_nonzero(rest) >= min_px else None
+                if fit is not None and cover.error(others + [fit[1]]) < cover.error(others + [piece[1]]) - gain:
+                    pieces[i], improved = fit, True
+            if not improved:
+                break
+        return pieces
 
     def _end_split(self, fitter: PyramidFitter, blob: np.ndarray, box) -> list[np.ndarray]:
         """The blob as a lying piece at the blob's farthest point in some direction (8 directions
