@@ -171,6 +171,11 @@ HELD_OUT_READINGS = [
     ("icehouse", 37000, 12, "p5", 5.0, ("cyan", 3, "standing")),
     # and purple s9, a medium lying beside a hand, read a small
     ("icepirates", 41000, 4, "s9", 5.0, ("purple", 2, "lying")),
+    # green p8, a small standing touching a large lying of its colour, was missed: the blob was
+    # read as the large alone. One more piece is now fitted to what the pieces leave
+    ("icehouse", 38000, 17, "p8", 5.0, ("green", 1, "standing")),
+    # clear p9, a medium standing beside two larges lying, read as a third large lying
+    ("icehouse", 37000, 9, "p9", 5.0, ("clear", 2, "standing")),
 ]
 
 
@@ -201,6 +206,11 @@ HELD_OUT_CLUSTERS = [
     ("icepirates", 43000, 9, ("s5", "s8")),
     # cyan mediums side by side, tips apart: both read standing
     ("icepirates", 40000, 13, ("s9", "s10")),
+    # black medium and large, tips touching: read as three pieces, and blue medium and large
+    # side by side: read as a small and two mediums. One piece dropped and the rest fitted again
+    # now explains the blob better
+    ("icehouse", 42000, 15, ("p13", "p15")),
+    ("icepirates", 32000, 2, ("s9", "s13")),
 ]
 
 

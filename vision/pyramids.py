@@ -305,13 +305,13 @@ class PyramidClassifier:
         fitted one by one, and when that finds several or one that fits poorly (and they may
         lie, and are not white, whose unlit faces the blob lacks), chosen again all together,
         no more of them than before (two for one that fits poorly: two pieces side by side may
-        fit no split by position, and one piece across both then fits best alone)."""
+        fit no split by position, and one piece across both then fits best alone), and then
+        improved piece by piece (`_refit`)."""
         found = []
         pieces = self._pieces(fitter, blob, box, budget, known)
         if pieces and (len(pieces) > 1 or pieces[0][2] < SPLIT_IOU) and "lying" in known.poses \
                 and known.level is None:
-            pieces = self._together(fitter, blob, box, known, pieces,
-                                    min(budget, max(len(pieces), 2)))
+            pieces = self._together(fitter, blob, box, known, pieces, budget)
         for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
@@ -351,7 +351,7 @@ class PyramidClassifier:
         """The blob's pieces chosen all together (`clusters`) from the pieces found one by one
         and lying pieces with their tips at the outline's sharp corners, each then moved to fit
         beside the others; kept when they explain the blob clearly better than `pieces`. Either way
-        each is then fitted again to what the others leave (`_refit`)."""
+        they are then improved piece by piece (`_refit`)."""
         view = fitter.view
         neutral = known.shaded
         if neutral is not None:      # a clear piece's base face may be a hole in its blob
@@ -370,9 +370,9 @@ class PyramidClassifier:
                 for turn in clusters.TIP_TURNS:
                     params = (float(x), float(y), (heading + turn) % 360)
                     candidates.append((lying(size, params), (size, params), None))
-        picked, error = clusters.choose(cover, [c[0] for c in candidates], budget)
+        picked, error = clusters.choose(cover, [c[0] for c in candidates], min(budget, max(len(pieces), 2)))
         if error >= cover.error([piece[1] for piece in pieces]) - clusters.MARGIN * np.count_nonzero(blob):
-            return self._refit(fitter, blob, box, known, cover, pieces)
+            return self._refit(fitter, blob, box, known, cover, pieces, budget)
         chosen = [candidates[k] for k in picked]
         for i, (_, placed, _) in enumerate(chosen):
             if placed is None:
@@ -388,28 +388,66 @@ class PyramidClassifier:
         iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
         return self._refit(fitter, blob, box, known, cover,
                            [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
-                            for mask, placed, piece in chosen])
+                            for mask, placed, piece in chosen], budget)
 
     def _refit(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known",
-               cover: clusters.Cover, pieces: list) -> list:
-        """Each piece in turn fitted again, alone, to the blob's pixels the others leave, and
-        replaced when that explains the blob clearly better (`REFIT_GAIN`): a piece fitted
-        while the pixels of another were still in its way may have the wrong size or pose."""
-        pieces = list(pieces)
-        min_px = MIN_AREA / fitter.view.mm_per_px ** 2
+               cover: clusters.Cover, pieces: list, budget: int) -> list:
+        """The pieces improved by moves that each explain the blob clearly better (`REFIT_GAIN`):
+        each piece fitted again, alone, to what the others leave (a piece fitted while another's
+        pixels were in its way may have the wrong size or pose); one piece dropped and the rest
+        fitted again (two pieces read as three); one more fitted to what they all leave, up to
+        `budget` pieces."""
         gain = REFIT_GAIN / fitter.view.mm_per_px ** 2
+
+        def error(trial):
+            return cover.error([piece[1] for piece in trial])
+
+        pieces = list(pieces)
         for _ in range(REFIT_ROUNDS):
-            improved = False
-            for i, piece in enumerate(pieces):
-                others = [other[1] for j, other in enumerate(pieces) if j != i]
-                rest = blob & (1 - np.any(others, axis=0)).astype(np.uint8) if others else blob
-                rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-                fit = self._best(fitter, rest, box, known) if np.count_nonzero(rest) >= min_px else None
-                if fit is not None and cover.error(others + [fit[1]]) < cover.error(others + [piece[1]]) - gain:
-                    pieces[i], improved = fit, True
-            if not improved:
+            before = error(pieces)
+            pieces = self._fit_each_again(fitter, blob, box, known, cover, pieces, gain)
+            for i in range(len(pieces) if len(pieces) > 1 else 0):
+                fewer = pieces[:i] + pieces[i + 1:]
+                fewer = self._fit_each_again(fitter, blob, box, known, cover, fewer, gain)
+                if error(fewer) < error(pieces) - gain:
+                    pieces = fewer
+                    break
+            more = self._one_more(fitter, blob, box, known, pieces, budget)
+            if error(more) < error(pieces) - gain:
+                pieces = more
+            if error(pieces) >= before:
                 break
         return pieces
+
+    def _fit_each_again(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known",
+                        cover: clusters.Cover, pieces: list, gain: float) -> list:
+        """Each piece in turn replaced by its fit to what the others leave, where that lowers
+        the cover error by more than `gain` px."""
+        pieces = list(pieces)
+        for i, piece in enumerate(pieces):
+            others = pieces[:i] + pieces[i + 1:]
+            fit = self._fit_rest(fitter, blob, box, known, others)
+            masks = [other[1] for other in others]
+            if fit is not None and cover.error(masks + [fit[1]]) < cover.error(masks + [piece[1]]) - gain:
+                pieces[i] = fit
+        return pieces
+
+    def _one_more(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known", pieces: list,
+                  budget: int) -> list:
+        """The pieces and one more fitted to what they leave (the pieces alone when `budget`
+        allows no more or none fits)."""
+        more = self._fit_rest(fitter, blob, box, known, pieces) if len(pieces) < budget else None
+        return pieces if more is None else pieces + [more]
+
+    def _fit_rest(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known", others: list):
+        """The best piece for the blob's pixels that `others` do not cover, or None when too
+        few are left."""
+        if others:
+            blob = blob & (1 - np.any([other[1] for other in others], axis=0)).astype(np.uint8)
+        rest = cv2.morphologyEx(blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if np.count_nonzero(rest) < MIN_AREA / fitter.view.mm_per_px ** 2:
+            return None
+        return self._best(fitter, rest, box, known)
 
     def _end_split(self, fitter: PyramidFitter, blob: np.ndarray, box) -> list[np.ndarray]:
         """The blob as a lying piece at the blob's farthest point in some direction (8 directions
