@@ -32,7 +32,7 @@ def scan_qr(page) -> str:
     png = page.locator(".qr svg").screenshot()
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
     image = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    text, _, _ = cv2.QRCodeDetectorAruco().detectAndDecode(image)
     assert text, "the QR code on the table page did not decode"
     return text
 

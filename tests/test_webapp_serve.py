@@ -23,7 +23,7 @@ def decode_terminal_qr(lines: list[str]) -> str:
         rows += [[255 * c[0] for c in cells], [255 * c[1] for c in cells]]
     image = np.array(rows, np.uint8).repeat(8, axis=0).repeat(8, axis=1)
     image = cv2.copyMakeBorder(image, 32, 32, 32, 32, cv2.BORDER_CONSTANT, value=255)
-    return cv2.QRCodeDetector().detectAndDecode(image)[0]
+    return cv2.QRCodeDetectorAruco().detectAndDecode(image)[0]
 
 
 def free_port() -> int:
