@@ -406,12 +406,9 @@ class PyramidClassifier:
         for _ in range(REFIT_ROUNDS):
             before = error(pieces)
             pieces = self._fit_each_again(fitter, blob, box, known, cover, pieces, gain)
-            for i in range(len(pieces) if len(pieces) > 1 else 0):
-                fewer = pieces[:i] + pieces[i + 1:]
-                fewer = self._fit_each_again(fitter, blob, box, known, cover, fewer, gain)
-                if error(fewer) < error(pieces) - gain:
-                    pieces = fewer
-                    break
+            fewer = (self._fit_each_again(fitter, blob, box, known, cover, pieces[:i] + pieces[i + 1:], gain)
+                     for i in range(len(pieces)) if len(pieces) > 1)
+            pieces = next((trial for trial in fewer if error(trial) < error(pieces) - gain), pieces)
             more = self._one_more(fitter, blob, box, known, pieces, budget)
             if error(more) < error(pieces) - gain:
                 pieces = more
