@@ -2,7 +2,9 @@
 
 The empty table is estimated by a wide median (wider than any piece), each pixel's colour is
 taken as a log ratio to it (`calibration.colors`), and a pixel is foreground when its chroma
-moves or it is much darker (not a shadow) or brighter (a white or clear piece) than the table.
+moves or it is much darker (not a shadow) or brighter (a white or clear piece) than the table,
+or when it lies in a region a little brighter than the table with a sharp outline (a white
+piece on a cloth nearly as pale).
 """
 from __future__ import annotations
 
@@ -25,6 +27,10 @@ HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of it
 ARM_CHROMA = 0.06             # log chroma (red-blue or red-green) off the table's: not table
 ARM_OPEN = 15.0               # mm: such regions thinner than this are pieces, not arms
 ARM_CORE = 30.0               # mm: wider than any piece, so such a core is arm whatever its colour
+FAINT_REGION = np.log(1.025)  # a pale piece on a pale cloth: its 7 px mean this much brighter,
+FAINT_EDGE = 3.0              # ... its outline's gradient this many times the table's median one
+FAINT_AREA = 100.0            # ... (a blotch of the cloth's texture: about once), this large (mm^2)
+FAINT_SHARE = 0.25            # ... and touching less foreground than this share of its area
 FACE_CHROMA = 0.05            # log chroma off that of a piece beside it: not its face turned from the light
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
@@ -92,6 +98,43 @@ def foreground_mask(features: np.ndarray) -> np.ndarray:
     lines &= cv2.compare(level, float(FAINT), cv2.CMP_GT)
     mask |= cv2.morphologyEx(lines, cv2.MORPH_CLOSE, kernel)
     return fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel))
+
+
+def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """Pale pieces barely brighter than a pale cloth (a white island on a cloth at three
+    quarters of the paper's level): regions brighter than the table by FAINT_REGION, by FAINT
+    on average, whose outline is a sharp edge (a blotch of the cloth is as bright but soft),
+    away from `off` (hands, print). A region touching foreground (`mask`) of more than
+    FAINT_SHARE of its area is the faint faces of a piece already found and is left out; one
+    touching less is a piece of which only a fragment was found. uint8 0/255."""
+    level = level_of(features)
+    candidate = cv2.compare(cv2.blur(level, (7, 7)), float(FAINT_REGION), cv2.CMP_GT) & ~(mask | off)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
+    area = stats[:, cv2.CC_STAT_AREA]
+    grown = cv2.dilate(labels.astype(np.float32), np.ones((5, 5), np.uint8)).astype(np.int32)
+    keep = (_outline_edge(level, candidate, grown, n) > FAINT_EDGE) \
+        & (np.bincount(labels.ravel(), level.ravel(), n) > FAINT * area) \
+        & (area * mm_per_px ** 2 >= FAINT_AREA) & (_touched(mask, grown, n) < FAINT_SHARE * area)
+    keep[np.unique(labels[cv2.dilate(off, np.ones((7, 7), np.uint8)) > 0])] = False
+    keep[0] = False
+    return keep.astype(np.uint8)[labels] * 255
+
+
+def _outline_edge(level: np.ndarray, regions: np.ndarray, grown: np.ndarray, n: int) -> np.ndarray:
+    """Per label of `grown` (labels dilated by 2 px), the mean gradient of `level` along its
+    region's outline, over the median gradient of the whole view."""
+    grad = cv2.magnitude(cv2.Sobel(level, cv2.CV_32F, 1, 0), cv2.Sobel(level, cv2.CV_32F, 0, 1))
+    ring = (cv2.dilate(regions, np.ones((5, 5), np.uint8)) > 0) & (cv2.erode(regions, np.ones((3, 3), np.uint8)) == 0)
+    mean = np.bincount(grown[ring], grad[ring], n) / np.maximum(np.bincount(grown[ring], minlength=n), 1)
+    return mean / max(float(np.median(grad[::2, ::2])), 1e-6)
+
+
+def _touched(mask: np.ndarray, grown: np.ndarray, n: int) -> np.ndarray:
+    """Per label of `grown`, the area of the foreground regions of `mask` it touches."""
+    m, parts, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    touch = (grown > 0) & (parts > 0)
+    pairs = np.unique(grown[touch].astype(np.int64) * m + parts[touch])
+    return np.bincount(pairs // m, stats[pairs % m, cv2.CC_STAT_AREA], n)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -169,6 +212,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
+    mask |= faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
     k = int(ARM_CORE / mm_per_px) | 1
     core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) \
         if hands.any() else hands
