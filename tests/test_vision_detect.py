@@ -182,6 +182,11 @@ HELD_OUT_READINGS = [
     ("icehouse", 38000, 17, "p8", 5.0, ("green", 1, "standing")),
     # clear p9, a medium standing beside two larges lying, read as a third large lying
     ("icehouse", 37000, 9, "p9", 5.0, ("clear", 2, "standing")),
+    # white islands i1 (71000) and i2 (32000) on pale cloth: only a lit face stood out, the cloth
+    # showing beside its bright edges, so it looked clear and read a small lying. The island's
+    # other faces are a faint region beside it; one island fits the two together
+    ("icepirates", 71000, 14, "i1", 5.0, ("white", 3, "standing")),
+    ("icepirates", 32000, 5, "i2", 5.0, ("white", 3, "standing")),
 ]
 
 

@@ -39,6 +39,7 @@ REFIT_GAIN = 30.0          # mm^2 of cover error a piece fitted again must save 
 REFIT_ROUNDS = 2           # ... in this many passes over the pieces at most
 PALE = ("white", "clear")
 ISLAND_COLOURS = ("black", "white")   # Ice Pirates: the opaque stashes the islands are nests of
+ISLAND = ((3,), ("standing",))         # ... standing under a large: (sizes, poses)
 HYPOTHESES = tuple((pose, size) for size in (1, 2, 3) for pose in ("standing", "lying"))
 # A white pyramid's faces turned from the light look like the table (or darker, on light card):
 # only the lit faces may show. Standing: one face (base corners 0, 1 and the apex) or two
@@ -228,19 +229,21 @@ class PyramidClassifier:
             if len(pale) == 2:
                 colours = np.where(colours == pale[1], pale[0], colours)
             features = seg.features[y0:y1, x0:x1]
+            faces = seg.faces[y0:y1, x0:x1]
             for part, colour, share in self._parts(fitter, blob, (x0, y0), colours, len(colour_names),
                                                    SPLIT_AREA / s2, pale):
                 name = colour_names[colour]
                 if name not in PALE or len(pale) < 2:
                     out += self._explain_as(fitter, part, (x0, y0), name, share, features, priors)
                 else:
-                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors)
+                    out += self._explain_pale(fitter, part, (x0, y0), share, features, priors, faces)
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                      features: np.ndarray, priors: "Priors") -> list[Found]:
+                      features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
-        named from the part's look, then, when several pieces touch, each from the pixels it
+        named from the part's look (but a clear-looking part may be an island's lit face,
+        `_island`), then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
         otherwise than the part is fitted again as its own colour. A part read as one white
         piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
@@ -254,6 +257,10 @@ class PyramidClassifier:
 
         score = _clear_score(features, part, footprints(part))
         name = _pale_name(score, clear_above)
+        island = self._island(fitter, part, box, share, features, priors, faces) \
+            if name == "clear" and priors.islands else []
+        if island:
+            return island
         found = self._explain_as(fitter, part, box, name, share, features, priors)
         if len(found) == 1 and found[0].lit and score > clear_above - LIT_DOUBT:
             clear = self._explain_as(fitter, part, box, "clear", share, features, priors)
@@ -272,6 +279,20 @@ class PyramidClassifier:
                 if each != name else []
             out += again or [piece]
         return out
+
+    def _island(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
+                features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
+        """A white island of which only a lit face stood out, looking clear (the cloth shows
+        beside its bright edges), and the rest of it is the faint `faces` beside the part: the
+        island when one fits the part and those faces together at WHOLE_IOU or better, else []."""
+        _, labels = cv2.connectedComponents(faces, connectivity=8)
+        beside = np.unique(labels[cv2.dilate(part, np.ones((5, 5), np.uint8)) > 0])
+        beside = beside[beside > 0]
+        if not len(beside):
+            return []
+        whole = part | np.isin(labels, beside).astype(np.uint8)
+        island = self._explain_as(fitter, whole, box, "white", share, features, priors, budget=1)
+        return island if len(island) == 1 and island[0].iou >= WHOLE_IOU else []
 
     def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
                     features: np.ndarray, priors: "Priors",
@@ -587,6 +608,11 @@ class Priors:
     card: bool = False
 
     @property
+    def islands(self) -> bool:
+        """Whether a white pyramid here is an island (Ice Pirates' sea)."""
+        return self.rules.get("white") == ISLAND
+
+    @property
     def clear_above(self) -> float:
         """The `_clear_score` above which a pale part is clear."""
         return CARD_CLEAR_SCORE if self.card else CLEAR_SCORE
@@ -601,7 +627,7 @@ def game_rules(game: str, treasure: tuple) -> dict:
     sea are islands, nests standing under a large; on a home, a pyramid of the treasure's colour
     is treasure, a small or a medium ("The Large pieces of that color do not count as
     treasure")."""
-    islands = {c: ((3,), ("standing",)) for c in ISLAND_COLOURS} if game == "icepirates" else {}
+    islands = {c: ISLAND for c in ISLAND_COLOURS} if game == "icepirates" else {}
     return {**islands, **{c: ((1, 2),) for c in treasure}}
 
 

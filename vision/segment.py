@@ -44,6 +44,7 @@ class Segmentation:
     stats: np.ndarray         # cv2 connectedComponentsWithStats rows
     colours: np.ndarray       # int16 (h, w): colour index per foreground pixel, -1 elsewhere
     colour_dist: np.ndarray   # float32 (h, w): Mahalanobis distance of that colour
+    faces: np.ndarray         # uint8 0/255: faint regions beside found pieces (`faint_parts`)
 
 
 def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = None) -> np.ndarray:
@@ -100,13 +101,14 @@ def foreground_mask(features: np.ndarray) -> np.ndarray:
     return fill_holes(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel))
 
 
-def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray, mm_per_px: float) -> np.ndarray:
+def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray,
+                mm_per_px: float) -> tuple[np.ndarray, np.ndarray]:
     """Pale pieces barely brighter than a pale cloth (a white island on a cloth at three
     quarters of the paper's level): regions brighter than the table by FAINT_REGION, by FAINT
     on average, whose outline is a sharp edge (a blotch of the cloth is as bright but soft),
-    away from `off` (hands, print). A region touching foreground (`mask`) of more than
-    FAINT_SHARE of its area is the faint faces of a piece already found and is left out; one
-    touching less is a piece of which only a fragment was found. uint8 0/255."""
+    away from `off` (hands, print): (pieces, faces), uint8 0/255. A region touching foreground
+    (`mask`) of FAINT_SHARE of its area or more is the faint faces of a piece already found;
+    one touching less is a piece of which only a fragment was found."""
     level = level_of(features)
     candidate = cv2.compare(cv2.blur(level, (7, 7)), float(FAINT_REGION), cv2.CMP_GT) & ~(mask | off)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
@@ -114,10 +116,11 @@ def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray, mm_per_
     grown = cv2.dilate(labels.astype(np.float32), np.ones((5, 5), np.uint8)).astype(np.int32)
     keep = (_outline_edge(level, candidate, grown, n) > FAINT_EDGE) \
         & (np.bincount(labels.ravel(), level.ravel(), n) > FAINT * area) \
-        & (area * mm_per_px ** 2 >= FAINT_AREA) & (_touched(mask, grown, n) < FAINT_SHARE * area)
+        & (area * mm_per_px ** 2 >= FAINT_AREA)
     keep[np.unique(labels[cv2.dilate(off, np.ones((7, 7), np.uint8)) > 0])] = False
     keep[0] = False
-    return keep.astype(np.uint8)[labels] * 255
+    alone = _touched(mask, grown, n) < FAINT_SHARE * area
+    return (keep & alone).astype(np.uint8)[labels] * 255, (keep & ~alone).astype(np.uint8)[labels] * 255
 
 
 def _outline_edge(level: np.ndarray, regions: np.ndarray, grown: np.ndarray, n: int) -> np.ndarray:
@@ -212,7 +215,8 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
-    mask |= faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
+    faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
+    mask |= faint
     k = int(ARM_CORE / mm_per_px) | 1
     core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) \
         if hands.any() else hands
@@ -239,4 +243,4 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         hands[np.isin(labels, unexplained)] = 255
         mask[hands > 0] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return Segmentation(features, mask, hands, labels, stats, colours, dist)
+    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces)
