@@ -112,32 +112,28 @@ def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray,
     level = level_of(features)
     candidate = cv2.compare(cv2.blur(level, (7, 7)), float(FAINT_REGION), cv2.CMP_GT) & ~(mask | off)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
-    area = stats[:, cv2.CC_STAT_AREA]
-    grown = cv2.dilate(labels.astype(np.float32), np.ones((5, 5), np.uint8)).astype(np.int32)
-    keep = (_outline_edge(level, candidate, grown, n) > FAINT_EDGE) \
-        & (np.bincount(labels.ravel(), level.ravel(), n) > FAINT * area) \
-        & (area * mm_per_px ** 2 >= FAINT_AREA)
-    keep[np.unique(labels[cv2.dilate(off, np.ones((7, 7), np.uint8)) > 0])] = False
-    keep[0] = False
-    alone = _touched(mask, grown, n) < FAINT_SHARE * area
-    return (keep & alone).astype(np.uint8)[labels] * 255, (keep & ~alone).astype(np.uint8)[labels] * 255
-
-
-def _outline_edge(level: np.ndarray, regions: np.ndarray, grown: np.ndarray, n: int) -> np.ndarray:
-    """Per label of `grown` (labels dilated by 2 px), the mean gradient of `level` along its
-    region's outline, over the median gradient of the whole view."""
+    pieces, faces = np.zeros_like(mask), np.zeros_like(mask)
+    large = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 >= FAINT_AREA)[0] + 1
+    if not len(large):
+        return pieces, faces
     grad = cv2.magnitude(cv2.Sobel(level, cv2.CV_32F, 1, 0), cv2.Sobel(level, cv2.CV_32F, 0, 1))
-    ring = (cv2.dilate(regions, np.ones((5, 5), np.uint8)) > 0) & (cv2.erode(regions, np.ones((3, 3), np.uint8)) == 0)
-    mean = np.bincount(grown[ring], grad[ring], n) / np.maximum(np.bincount(grown[ring], minlength=n), 1)
-    return mean / max(float(np.median(grad[::2, ::2])), 1e-6)
-
-
-def _touched(mask: np.ndarray, grown: np.ndarray, n: int) -> np.ndarray:
-    """Per label of `grown`, the area of the foreground regions of `mask` it touches."""
-    m, parts, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    touch = (grown > 0) & (parts > 0)
-    pairs = np.unique(grown[touch].astype(np.int64) * m + parts[touch])
-    return np.bincount(pairs // m, stats[pairs % m, cv2.CC_STAT_AREA], n)
+    sharp = FAINT_EDGE * float(np.median(grad[::4, ::4]))
+    found = None
+    for i in large:
+        x, y, w, h, area = stats[i]
+        box = (slice(max(y - 3, 0), y + h + 3), slice(max(x - 3, 0), x + w + 3))
+        region = (labels[box] == i).astype(np.uint8)
+        near = cv2.dilate(region, np.ones((5, 5), np.uint8)) > 0
+        ring = near & (cv2.erode(region, np.ones((3, 3), np.uint8)) == 0)
+        if level[box][region > 0].mean() <= FAINT or grad[box][ring].mean() <= sharp \
+                or (cv2.dilate(off[box], np.ones((7, 7), np.uint8)) & region).any():
+            continue
+        if found is None:
+            _, found, found_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        touched = np.unique(found[box][near])
+        share = found_stats[touched[touched > 0], cv2.CC_STAT_AREA].sum() / area
+        (faces if share >= FAINT_SHARE else pieces)[box][region > 0] = 255
+    return pieces, faces
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
