@@ -28,8 +28,9 @@ ARM_CHROMA = 0.06             # log chroma (red-blue or red-green) off the table
 ARM_OPEN = 15.0               # mm: such regions thinner than this are pieces, not arms
 ARM_CORE = 30.0               # mm: wider than any piece, so such a core is arm whatever its colour
 FAINT_REGION = np.log(1.025)  # a pale piece on a pale cloth: its 7 px mean this much brighter,
-FAINT_EDGE = 3.0              # ... its outline's gradient this many times the table's median one
-FAINT_AREA = 100.0            # ... (a blotch of the cloth's texture: about once), this large (mm^2)
+FAINT_EDGE = 3.0              # ... its outline's gradient this many times the view's median (a
+                              # blotch of the cloth's texture: about once),
+FAINT_AREA = 100.0            # ... this large (mm^2),
 FAINT_SHARE = 0.25            # ... and touching less foreground than this share of its area
 FACE_CHROMA = 0.05            # log chroma off that of a piece beside it: not its face turned from the light
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
@@ -111,7 +112,7 @@ def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray,
     one touching less is a piece of which only a fragment was found."""
     level = level_of(features)
     candidate = cv2.compare(cv2.blur(level, (7, 7)), float(FAINT_REGION), cv2.CMP_GT) & ~(mask | off)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
     pieces, faces = np.zeros_like(mask), np.zeros_like(mask)
     large = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 >= FAINT_AREA)[0] + 1
     if not len(large):
