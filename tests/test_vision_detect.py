@@ -187,6 +187,11 @@ HELD_OUT_READINGS = [
     # other faces are a faint region beside it; one island fits the two together
     ("icepirates", 71000, 14, "i1", 5.0, ("white", 3, "standing")),
     ("icepirates", 32000, 5, "i2", 5.0, ("white", 3, "standing")),
+    # clear ships s11 (60000), a large lying, and s5 (68000), a medium lying, each seen as an
+    # outline open on one side (bright edges round faces that look like the cloth, one edge too
+    # faint to close it): each read a size small. The part's convex hull is the piece
+    ("icepirates", 60000, 9, "s11", 5.0, ("clear", 3, "lying")),
+    ("icepirates", 68000, 11, "s5", 5.0, ("clear", 2, "lying")),
 ]
 
 

@@ -69,6 +69,7 @@ RIDGE = 0.04               # log brightness above the 5 px local mean: a bright 
 GAP = 9.0                  # mm: a clear outline's gaps this wide are closed to find the holes in it
 HOLE = 10.0                # mm^2: smaller holes in a clear outline are noise, not a face seen through
 SOLID = 0.9                # share of its convex hull a clear part filled in must cover (one piece)
+OPEN_HULL = 1.3            # a clear part whose convex hull is this many times its area is an open outline
 TABLE_LEVEL = 0.06         # log brightness over the table below which a pixel shows the table
 CLEAR_SCORE = 0.46         # ridge share + table-level share + brightness spread: above, clear
 PALE_MARGIN = 0.1          # ... and this far from it for one of several touching pale pieces
@@ -306,7 +307,23 @@ class PyramidClassifier:
         level = level_of(features) if name == "white" else None
         shaded = _shaded(features) if name == "clear" else None
         known = priors.known(name, level, shaded)
-        return self._explain(fitter, part, box, name, share, known, budget)
+        whole = self._open_outline(fitter, part, box, share, known) if name == "clear" else []
+        return whole or self._explain(fitter, part, box, name, share, known, budget)
+
+    def _open_outline(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
+                      known: "Known") -> list[Found]:
+        """A clear piece seen as an open outline: bright edges, one too faint to show, round
+        faces that look like the table (`_see_through` closes narrow gaps only), so the part
+        fits a smaller piece. When the part's convex hull is OPEN_HULL times its area or more,
+        the one clear piece fitting the hull at WHOLE_IOU or better, else []."""
+        if not part.any():
+            return []
+        hull = np.zeros_like(part)
+        cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(part)), 1)
+        if np.count_nonzero(hull) <= OPEN_HULL * np.count_nonzero(part):
+            return []
+        one = self._explain(fitter, hull, box, "clear", share, known, 1)
+        return one if len(one) == 1 and one[0].iou >= WHOLE_IOU else []
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
                min_px: float, pale: list) -> list:
