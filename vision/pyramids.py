@@ -314,8 +314,8 @@ class PyramidClassifier:
                       known: "Known") -> list[Found]:
         """A clear piece seen as an open outline: bright edges, one too faint to show, round
         faces that look like the table (`_see_through` closes narrow gaps only), so the part
-        fits a smaller piece. When the part's convex hull is OPEN_HULL times its area or more,
-        the one clear piece fitting the hull at WHOLE_IOU or better, else []."""
+        fits a smaller piece. When the part's convex hull is over OPEN_HULL times its area, the
+        one clear piece fitting the hull at WHOLE_IOU or better, else []."""
         if not part.any():
             return []
         hull = np.zeros_like(part)
