@@ -318,8 +318,7 @@ class PyramidClassifier:
         one clear piece fitting the hull at WHOLE_IOU or better, else []."""
         if not part.any():
             return []
-        hull = np.zeros_like(part)
-        cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(part)), 1)
+        hull = _filled_hull(part)
         if np.count_nonzero(hull) <= OPEN_HULL * np.count_nonzero(part):
             return []
         one = self._explain(fitter, hull, box, "clear", share, known, 1)
@@ -393,9 +392,7 @@ class PyramidClassifier:
         view = fitter.view
         neutral = known.shaded
         if neutral is not None:      # a clear piece's base face may be a hole in its blob
-            hull = np.zeros_like(blob)
-            cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(blob)), 1)
-            neutral = neutral | (hull & (1 - blob))
+            neutral = neutral | (_filled_hull(blob) & (1 - blob))
         cover = clusters.Cover(blob, neutral, clusters.PIECE_COST / view.mm_per_px ** 2)
 
         def lying(size, params):
@@ -722,6 +719,13 @@ def _see_through(part: np.ndarray, features: np.ndarray, mm_per_px: float) -> np
     filled = part | np.isin(labels, kept).astype(np.uint8)
     hull = cv2.contourArea(cv2.convexHull(cv2.findNonZero(filled)))
     return filled if np.count_nonzero(filled) >= SOLID * hull else part
+
+
+def _filled_hull(mask: np.ndarray) -> np.ndarray:
+    """The convex hull of a mask's pixels (it must have some), filled: uint8 0/1."""
+    hull = np.zeros_like(mask)
+    cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(mask)), 1)
+    return hull
 
 
 def _overlapping(masks: list[np.ndarray]) -> bool:
