@@ -192,6 +192,12 @@ HELD_OUT_READINGS = [
     # faint to close it): each read a size small. The part's convex hull is the piece
     ("icepirates", 60000, 9, "s11", 5.0, ("clear", 3, "lying")),
     ("icepirates", 68000, 11, "s5", 5.0, ("clear", 2, "lying")),
+    # white p16 (58000) and p10 (106000), smalls lying under a 1280x720 camera, so bright that
+    # the camera clips them: half their clipped level took in the blurred rim, and a standing
+    # large's lit faces covered more of it than the small did. Their edge is now placed nearer
+    # their faces' level
+    ("icehouse", 58000, 2, "p16", 5.0, ("white", 1, "lying")),
+    ("icehouse", 106000, 14, "p10", 5.0, ("white", 1, "lying")),
 ]
 
 

@@ -63,6 +63,9 @@ PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blo
 AREA_RATIO = (0.5, 2.0)     # a hypothesis is tried when its area over the blob's is within this
 BASE_AREA_LOW = 0.35        # ... or from this up for a base face alone: a thin strip, which the
                             # blurred rim widens more than a whole piece
+CLIPPED = 250               # a channel this bright may be clipped (the face is brighter than shown)
+CLIPPED_SHARE = 0.2         # a white part with this share of its bright pixels clipped has its
+CLIPPED_EDGE = 0.7          # ... edge this far up to its faces' median level, not half way
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)    # a standing piece's turns (its square repeats every 90)
 _STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
@@ -537,7 +540,7 @@ class PyramidClassifier:
         def overlap(pose, size, params):
             return self._iou(fitter, part, box, pose, size, params, known.shaded)[0]
 
-        votes = None if level is None else _votes(level, part)
+        votes = None if level is None else _votes(level, part, _edge_level(view.image, part, box, level))
 
         def evidence(pose, size, params):
             return float((_silhouette(fitter, part, box, pose, size, params) * votes).sum())
@@ -779,15 +782,30 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
     return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
 
 
-def _votes(level: np.ndarray, part: np.ndarray) -> np.ndarray:
+def _edge_level(image: np.ndarray, part: np.ndarray, box, level: np.ndarray) -> float:
+    """Where a white part's edge lies, as a share of its bright faces' median level over the
+    table: half way, but CLIPPED_EDGE when CLIPPED_SHARE of its bright pixels are clipped. A
+    face brighter than the camera shows has a blurred rim that stays bright further out, and
+    half its clipped level would take the rim for the piece (a small read a medium)."""
+    bright = (part > 0) & (level > WHITE_FLOOR)
+    if not bright.any():
+        return HALF
+    h, w = part.shape
+    crop = image[box[1]:box[1] + h, box[0]:box[0] + w]
+    clipped = float((crop[bright].max(axis=1) >= CLIPPED).mean())
+    return CLIPPED_EDGE if clipped >= CLIPPED_SHARE else HALF
+
+
+def _votes(level: np.ndarray, part: np.ndarray, edge: float) -> np.ndarray:
     """Per pixel, how a white piece's silhouette covering it is judged: +1 where it is at least
-    half as bright as the piece's bright faces, -1 where it looks like the table, 0 in between
-    (a face turned from the light, or the blurred rim: either may be) and where it is darker
-    than the table (a shadow, or on a light card the face turned from the light)."""
+    `edge` (a share, `_edge_level`) as bright as the piece's bright faces, -1 where it looks like
+    the table, 0 in between (a face turned from the light, or the blurred rim: either may be)
+    and where it is darker than the table (a shadow, or on a light card the face turned from
+    the light)."""
     bright = level[(part > 0) & (level > WHITE_FLOOR)]
-    half = 0.5 * float(np.median(bright)) if bright.size else WHITE_FLOOR
+    cut = edge * float(np.median(bright)) if bright.size else WHITE_FLOOR
     table = (level < WHITE_FLOOR) & (level > -SHADE)
-    return (level >= max(half, WHITE_FLOOR)).astype(np.float32) - table
+    return (level >= max(cut, WHITE_FLOOR)).astype(np.float32) - table
 
 
 def _shaded(features: np.ndarray) -> np.ndarray:
