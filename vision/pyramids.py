@@ -784,9 +784,10 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
 
 def _edge_level(image: np.ndarray, part: np.ndarray, box, level: np.ndarray) -> float:
     """Where a white part's edge lies, as a share of its bright faces' median level over the
-    table: half way, but CLIPPED_EDGE when CLIPPED_SHARE of its bright pixels are clipped. A
-    face brighter than the camera shows has a blurred rim that stays bright further out, and
-    half its clipped level would take the rim for the piece (a small read a medium)."""
+    table: half way, but CLIPPED_EDGE when CLIPPED_SHARE of its bright pixels are clipped (by
+    the camera, or on a card by the flattening's lift). A face brighter than the image shows
+    has a blurred rim that stays bright further out, and half its clipped level would take the
+    rim for the piece (a small read a medium)."""
     bright = (part > 0) & (level > WHITE_FLOOR)
     if not bright.any():
         return HALF
