@@ -540,7 +540,8 @@ class PyramidClassifier:
         def overlap(pose, size, params):
             return self._iou(fitter, part, box, pose, size, params, known.shaded)[0]
 
-        votes = None if level is None else _votes(level, part, _edge_level(view.image, part, box, level))
+        pixels = view.image[box[1]:box[1] + part.shape[0], box[0]:box[0] + part.shape[1]]
+        votes = None if level is None else _votes(level, part, pixels)
 
         def evidence(pose, size, params):
             return float((_silhouette(fitter, part, box, pose, size, params) * votes).sum())
@@ -782,29 +783,20 @@ def _moments_of_points(pts: np.ndarray) -> tuple[float, np.ndarray, float]:
     return len(pts), c, 0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02))
 
 
-def _edge_level(image: np.ndarray, part: np.ndarray, box, level: np.ndarray) -> float:
-    """Where a white part's edge lies, as a share of its bright faces' median level over the
-    table: half way, but CLIPPED_EDGE when CLIPPED_SHARE of its bright pixels are clipped (by
-    the camera, or on a card by the flattening's lift). A face brighter than the image shows
-    has a blurred rim that stays bright further out, and half its clipped level would take the
-    rim for the piece (a small read a medium)."""
-    bright = (part > 0) & (level > WHITE_FLOOR)
-    if not bright.any():
-        return HALF
-    h, w = part.shape
-    crop = image[box[1]:box[1] + h, box[0]:box[0] + w]
-    clipped = float((crop[bright].max(axis=1) >= CLIPPED).mean())
-    return CLIPPED_EDGE if clipped >= CLIPPED_SHARE else HALF
-
-
-def _votes(level: np.ndarray, part: np.ndarray, edge: float) -> np.ndarray:
+def _votes(level: np.ndarray, part: np.ndarray, pixels: np.ndarray) -> np.ndarray:
     """Per pixel, how a white piece's silhouette covering it is judged: +1 where it is at least
-    `edge` (a share, `_edge_level`) as bright as the piece's bright faces, -1 where it looks like
-    the table, 0 in between (a face turned from the light, or the blurred rim: either may be)
-    and where it is darker than the table (a shadow, or on a light card the face turned from
-    the light)."""
-    bright = level[(part > 0) & (level > WHITE_FLOOR)]
-    cut = edge * float(np.median(bright)) if bright.size else WHITE_FLOOR
+    half as bright as the piece's bright faces, -1 where it looks like the table, 0 in between
+    (a face turned from the light, or the blurred rim: either may be) and where it is darker
+    than the table (a shadow, or on a light card the face turned from the light). When
+    CLIPPED_SHARE of the bright pixels are clipped in `pixels` (the part's BGR crop; by the
+    camera, or on a card by the flattening's lift), +1 needs CLIPPED_EDGE of their level, not
+    half: a face brighter than the image shows has a blurred rim that stays bright further out,
+    and half its clipped level would take the rim for the piece (a small read a medium)."""
+    bright = (part > 0) & (level > WHITE_FLOOR)
+    cut = WHITE_FLOOR
+    if bright.any():
+        clipped = float((pixels[bright].max(axis=1) >= CLIPPED).mean()) >= CLIPPED_SHARE
+        cut = (CLIPPED_EDGE if clipped else HALF) * float(np.median(level[bright]))
     table = (level < WHITE_FLOOR) & (level > -SHADE)
     return (level >= max(cut, WHITE_FLOOR)).astype(np.float32) - table
 
