@@ -198,6 +198,11 @@ HELD_OUT_READINGS = [
     # their faces' level
     ("icehouse", 58000, 2, "p16", 5.0, ("white", 1, "lying")),
     ("icehouse", 106000, 14, "p10", 5.0, ("white", 1, "lying")),
+    # white treasure tyellow, a small lying on yellow's home, its shadow joining it to a yellow
+    # ship lying beside the card: most of the blob was off the card, so the treasure was read
+    # in the sea, as an island. A blob's part on a card of another colour than its part off it
+    # is now read on the card
+    ("icepirates", 111000, 11, "tyellow", 5.0, ("white", 1, "lying")),
 ]
 
 

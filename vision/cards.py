@@ -259,14 +259,44 @@ def _card_light(crop: np.ndarray, inner: np.ndarray, mm_per_px: float) -> np.nda
                       interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
 
-def on_cards(labels: np.ndarray, n: int, cards: list[Card], view: TopView) -> np.ndarray:
-    """Per blob label (0..n-1), whether most of the blob lies on a card."""
+def on_cards(labels: np.ndarray, n: int, colours: np.ndarray, cards: list[Card], view: TopView, min_px: float,
+             width_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, deck): `labels` (of blobs 1..n-1) with each blob that holds a piece's worth of
+    pixels (`min_px`) on a card and off it, of different colours (`colours`, an index per
+    pixel, the commonest on each side), and no piece's worth of the card side's colour off
+    the card, cut: its pixels of that colour on the card under a new label (a treasure on a
+    home touching a ship beside it, which may reach onto the card); and per label whether most
+    of its blob lies on a card. Pixels count only where an opening `width_px` wide leaves them:
+    the blurred rim of a piece beside the card is no piece on it."""
     inside = np.zeros(labels.shape, bool)
     for card in cards:
         inside |= card.mask(view) > 0
     total = np.bincount(labels.ravel(), minlength=n)
     on = np.bincount(labels[inside], minlength=n)
-    return on > 0.5 * np.maximum(total, 1)
+    deck = list(on > 0.5 * np.maximum(total, 1))
+    out = labels.copy()
+    kernel = np.ones((width_px, width_px), np.uint8)
+
+    def opened(mask):
+        return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel) > 0
+
+    for label in np.nonzero((on >= min_px) & (total - on >= min_px))[0]:
+        blob = labels == label
+        sides = [opened(blob & side) for side in (inside, ~inside)]
+        if not label or any(np.count_nonzero(side) < min_px for side in sides):
+            continue
+        own, other = (_commonest(colours[side]) for side in sides)
+        if own != other and np.count_nonzero(opened(blob & ~inside & (colours == own))) < min_px:
+            out[blob & inside & (colours == own)] = len(deck)
+            deck[label] = False
+            deck.append(True)
+    return out, np.array(deck)
+
+
+def _commonest(values: np.ndarray) -> int:
+    """The most frequent non-negative value (-1 when there is none)."""
+    values = values[values >= 0]
+    return int(np.bincount(values).argmax()) if len(values) else -1
 
 
 def card_under(cards: list[Card], x: float, y: float) -> int | None:

@@ -22,12 +22,13 @@ from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
-from vision.pyramids import ISLAND_COLOURS, Found, PyramidClassifier
+from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import rectify
 
 AREA_MARGIN = 15.0      # mm of table around the play area that is still looked at
 HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under it
+CARD_SIDE = 4.0         # mm: a blob's side of a card's edge narrower than this everywhere is a rim
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
 CARD_GAMES = ("icepirates",)    # games with home cards (postcards) on the table
@@ -120,7 +121,9 @@ class Detector:
         colours = self.calibration.colors
         if not cards:
             return [f for c in self.classifiers for f in c.detect(view, seg, colours, game)], set()
-        deck = on_cards(seg.labels, len(seg.stats), cards, view)
+        labels, deck = on_cards(seg.labels, len(seg.stats), _pale_as_one(seg.colours, colours.names), cards, view,
+                                MIN_AREA / view.mm_per_px ** 2, int(round(CARD_SIDE / view.mm_per_px)) | 1)
+        seg = _relabelled(seg, labels)
         sea = [f for c in self.classifiers for f in c.detect(view, _only(seg, ~deck), colours, game)]
         treasure = tuple(sorted({f.fields["color"] for f in sea} & set(ISLAND_COLOURS)))
         cargo = [f for c in self.classifiers
@@ -183,6 +186,27 @@ def _at_edge(seg: Segmentation) -> np.ndarray:
     edge = reaches_edge(seg.stats, seg.labels.shape)
     edge[0] = False
     return edge
+
+
+def _pale_as_one(colours: np.ndarray, names: tuple) -> np.ndarray:
+    """Per-pixel colour indices with clear counted as white (pixel colours do not tell them apart)."""
+    if "white" not in names or "clear" not in names:
+        return colours
+    return np.where(colours == names.index("clear"), names.index("white"), colours)
+
+
+def _relabelled(seg: Segmentation, labels: np.ndarray) -> Segmentation:
+    """The segmentation with blobs cut into new labels (`on_cards`): their stats rows anew."""
+    changed = np.unique(seg.labels[labels != seg.labels])
+    if not len(changed):
+        return seg
+    stats = np.zeros((int(labels.max()) + 1, seg.stats.shape[1]), seg.stats.dtype)
+    stats[:len(seg.stats)] = seg.stats
+    for label in [*changed, *range(len(seg.stats), len(stats))]:
+        mask = (labels == label).astype(np.uint8)
+        stats[label, :4] = cv2.boundingRect(mask)
+        stats[label, cv2.CC_STAT_AREA] = np.count_nonzero(mask)
+    return replace(seg, labels=labels, stats=stats)
 
 
 def _only(seg: Segmentation, keep: np.ndarray) -> Segmentation:
