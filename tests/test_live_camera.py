@@ -112,6 +112,7 @@ def test_a_folder_image_that_is_broken_or_gone_is_a_lost_frame_naming_it(tmp_pat
     assert [g.status for g in grabs] == ["ok", "lost", "lost", "ended"]
     assert "b.png: not an image" in grabs[1].message
     assert "c.png: no such file" in grabs[2].message
+    assert [g.t for g in grabs[:3]] == [0.0, 0.5, 1.0]      # a lost frame keeps its own time
 
 
 class Script:

@@ -115,12 +115,12 @@ class FolderSource:
     def grab(self) -> Grab:
         if self.index >= len(self.paths):
             return Grab(None, self.index / self.fps, "ended", "no more images")
-        path = self.paths[self.index]
+        path, at = self.paths[self.index], self.index / self.fps
         self.index += 1
         try:
-            return Grab(read_image(path), (self.index - 1) / self.fps)
+            return Grab(read_image(path), at)
         except FrameSourceError as exc:     # gone since listed, or not an image: that frame is lost
-            return Grab(None, self.index / self.fps, "lost", str(exc))
+            return Grab(None, at, "lost", str(exc))
 
     def close(self) -> None:
         pass
