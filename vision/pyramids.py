@@ -661,7 +661,7 @@ def _fields(pose: str, size: int, params: tuple) -> dict:
     fields = {"type": "pyramid", "size": size, "pose": pose,
               "x": round(params[0], 1), "y": round(params[1], 1)}
     if pose == "lying":
-        fields["heading"] = tenth_degree(params[2] % 360)
+        fields["heading"] = tenth_degree(params[2])
     return fields
 
 
