@@ -22,7 +22,7 @@ from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
-from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier
+from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, pale_as_one
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import rectify
 
@@ -121,7 +121,7 @@ class Detector:
         colours = self.calibration.colors
         if not cards:
             return [f for c in self.classifiers for f in c.detect(view, seg, colours, game)], set()
-        labels, deck = on_cards(seg.labels, len(seg.stats), _pale_as_one(seg.colours, colours.names), cards, view,
+        labels, deck = on_cards(seg.labels, len(seg.stats), pale_as_one(seg.colours, colours.names), cards, view,
                                 MIN_AREA / view.mm_per_px ** 2, int(round(CARD_SIDE / view.mm_per_px)) | 1)
         seg = _relabelled(seg, labels)
         sea = [f for c in self.classifiers for f in c.detect(view, _only(seg, ~deck), colours, game)]
@@ -186,13 +186,6 @@ def _at_edge(seg: Segmentation) -> np.ndarray:
     edge = reaches_edge(seg.stats, seg.labels.shape)
     edge[0] = False
     return edge
-
-
-def _pale_as_one(colours: np.ndarray, names: tuple) -> np.ndarray:
-    """Per-pixel colour indices with clear counted as white (pixel colours do not tell them apart)."""
-    if "white" not in names or "clear" not in names:
-        return colours
-    return np.where(colours == names.index("clear"), names.index("white"), colours)
 
 
 def _relabelled(seg: Segmentation, labels: np.ndarray) -> Segmentation:

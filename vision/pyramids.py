@@ -229,9 +229,7 @@ class PyramidClassifier:
             x0, y0 = max(0, x - MARGIN), max(0, y - MARGIN)
             x1, y1 = min(w, x + bw + MARGIN), min(h, y + bh + MARGIN)
             blob = (seg.labels[y0:y1, x0:x1] == index).astype(np.uint8)
-            colours = seg.colours[y0:y1, x0:x1]
-            if len(pale) == 2:
-                colours = np.where(colours == pale[1], pale[0], colours)
+            colours = pale_as_one(seg.colours[y0:y1, x0:x1], colour_names)
             features = seg.features[y0:y1, x0:x1]
             faces = seg.faces[y0:y1, x0:x1]
             for part, colour, share in self._parts(fitter, blob, (x0, y0), colours, len(colour_names),
@@ -647,6 +645,15 @@ def game_rules(game: str, treasure: tuple) -> dict:
     treasure")."""
     islands = {c: ISLAND for c in ISLAND_COLOURS} if game == "icepirates" else {}
     return {**islands, **{c: ((1, 2),) for c in treasure}}
+
+
+def pale_as_one(colours: np.ndarray, names) -> np.ndarray:
+    """Per-pixel colour indices (into `names`) with clear counted as white: pixel colours do
+    not tell them apart."""
+    if not all(name in names for name in PALE):
+        return colours
+    white, clear = (names.index(name) for name in PALE)
+    return np.where(colours == clear, white, colours)
 
 
 def _silhouette(fitter: PyramidFitter, like: np.ndarray, box, pose, size, params) -> np.ndarray:
