@@ -203,6 +203,12 @@ HELD_OUT_READINGS = [
     # in the sea, as an island. A blob's part on a card of another colour than its part off it
     # is now read on the card
     ("icepirates", 111000, 11, "tyellow", 5.0, ("white", 1, "lying")),
+    # clear smalls standing, p2 (128000) and p3 (131000), each read a small lying 15 to 17 mm
+    # off: the blurred outline is a third larger than the piece, and a small lying covered it
+    # about as well (IoU within 0.01). A clear piece shows every edge as a bright line; one
+    # clear piece's pose is now chosen by where the lines its edges cast lie too
+    ("icehouse", 128000, 8, "p2", 3.0, ("clear", 1, "standing")),
+    ("icehouse", 131000, 14, "p3", 3.0, ("clear", 1, "standing")),
 ]
 
 

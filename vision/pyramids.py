@@ -8,7 +8,7 @@ moments of polygons, no per-pixel loops); hypotheses are ranked by overlap (IoU)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -69,6 +69,8 @@ CLIPPED_EDGE = 0.7          # ... edge this far up to its faces' median level, n
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)    # a standing piece's turns (its square repeats every 90)
 _STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
+EDGE_WEIGHT = 2.0          # a clear hypothesis' score: IoU plus this times its edges' mean ridge height
+EDGES = ((0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (1, 4), (2, 4), (3, 4))   # base square, apex (tip)
 GAP = 9.0                  # mm: a clear outline's gaps this wide are closed to find the holes in it
 HOLE = 10.0                # mm^2: smaller holes in a clear outline are noise, not a face seen through
 SOLID = 0.9                # share of its convex hull a clear part filled in must cover (one piece)
@@ -89,11 +91,13 @@ CARD_MIN_IOU = 0.55        # a piece on a card fitting its part worse is the car
 class Known:
     """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
     white pieces: faint faces count as evidence), `shaded` (pixels a clear piece may cover that
-    count neither for nor against it), the sizes and poses they can have, and whether they lie
-    on a light card (`card`)."""
+    count neither for nor against it) and `ridges` (for clear pieces, whose every edge shows as
+    a bright line: `_ridges`), the sizes and poses they can have, and whether they lie on a
+    light card (`card`)."""
 
     level: np.ndarray | None = None
     shaded: np.ndarray | None = None
+    ridges: np.ndarray | None = None
     sizes: tuple = (1, 2, 3)
     poses: tuple = ("standing", "lying")
     card: bool = False
@@ -175,8 +179,21 @@ class PyramidFitter:
     def outline(self, pose: str, size: int, a: float, b: float, angle: float, box) -> np.ndarray:
         """The silhouette in fixed-point (SUB bits) pixels of the top-view crop at `box`, as
         `cv2.fillConvexPoly` takes it."""
-        pts = _placed(self._in_pixels[pose, size], a, b, angle) - np.multiply(box, 1 << SUB)
-        return cv2.convexHull(np.round(pts).astype(np.int32))
+        return cv2.convexHull(self._in_crop(pose, size, (a, b, angle), box))
+
+    def edges(self, pose: str, size: int, params: tuple, box, shape: tuple) -> np.ndarray:
+        """The lines a whole pyramid's eight edges cast on a top-view crop of `shape` at `box`,
+        one pixel wide, uint8 0/1."""
+        pts = self._in_crop(pose, size, params, box)
+        lines = np.zeros(shape, np.uint8)
+        for i, j in EDGES:
+            cv2.line(lines, tuple(pts[i]), tuple(pts[j]), 1, 1, cv2.LINE_8, SUB)
+        return lines
+
+    def _in_crop(self, pose: str, size: int, params: tuple, box) -> np.ndarray:
+        """A hypothesis' projected vertices in fixed-point pixels of the crop at `box`, int32."""
+        pts = _placed(self._in_pixels[pose, size], *params) - np.multiply(box, 1 << SUB)
+        return np.round(pts).astype(np.int32)
 
     def fit(self, pose: str, size: int, blob_c: np.ndarray, blob_axis: float, start: float,
             iterations: int = 3) -> tuple[float, float, float]:
@@ -306,8 +323,8 @@ class PyramidClassifier:
         elif name != "white":
             part = _half_contrast(part, features)
         level = level_of(features) if name == "white" else None
-        shaded = _shaded(features) if name == "clear" else None
-        known = priors.known(name, level, shaded)
+        shaded, ridges = (_shaded(features), _ridges(level_of(features))) if name == "clear" else (None, None)
+        known = priors.known(name, level, shaded, ridges)
         whole = self._open_outline(fitter, part, box, share, known) if name == "clear" else []
         return whole or self._explain(fitter, part, box, name, share, known, budget)
 
@@ -322,7 +339,7 @@ class PyramidClassifier:
         hull = _filled_hull(part)
         if np.count_nonzero(hull) <= OPEN_HULL * np.count_nonzero(part):
             return []
-        one = self._explain(fitter, hull, box, "clear", share, known, 1)
+        one = self._explain(fitter, hull, box, "clear", share, replace(known, ridges=None), 1)   # an edge is missing
         return one if len(one) == 1 and one[0].iou >= WHOLE_IOU else []
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
@@ -344,12 +361,17 @@ class PyramidClassifier:
         lie, and are not white, whose unlit faces the blob lacks), chosen again all together,
         no more of them than before (two for one that fits poorly: two pieces side by side may
         fit no split by position, and one piece across both then fits best alone), and then
-        improved piece by piece (`_refit`)."""
+        improved piece by piece (`_refit`). One clear piece has its pose chosen again by where
+        its edges lie too (`_best` with `edges`): a small standing and a small lying cover a
+        blurred outline about as well, but their edges differ."""
         found = []
         pieces = self._pieces(fitter, blob, box, budget, known)
         if pieces and (len(pieces) > 1 or pieces[0][2] < SPLIT_IOU) and "lying" in known.poses \
                 and known.level is None:
             pieces = self._together(fitter, blob, box, known, pieces, budget)
+        if len(pieces) == 1 and known.ridges is not None:    # one clear piece: its edges tell its pose
+            posed = self._best(fitter, blob, box, replace(known, sizes=(pieces[0][0]["size"],)), edges=True)
+            pieces = [posed] if posed is not None and posed[0]["pose"] != pieces[0][0]["pose"] else pieces
         for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
@@ -511,11 +533,12 @@ class PyramidClassifier:
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
 
-    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known" = None):
+    def _best(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known" = None, edges: bool = False):
         """The best hypothesis for the biggest component of `blob`, or None; (fields, mask, iou,
         lit: whether only its lit faces were fitted).
-        Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, or for a
-        white piece (`known.level` given) by the brightness over the table they cover
+        Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, with
+        `edges` (a clear piece, `known.ridges` given) plus how bright the lines its edges cast
+        are, or for a white piece (`known.level` given) by the brightness over the table they cover
         (`_votes`), and pyramids of which only the lit faces show are tried too: off a card
         each group (standing, lying) only while nothing tried before fits well, on a card
         always (a lying piece's upper face passes for a whole smaller one, or for a standing
@@ -544,7 +567,12 @@ class PyramidClassifier:
         def evidence(pose, size, params):
             return float((_silhouette(fitter, part, box, pose, size, params) * votes).sum())
 
-        score = overlap if level is None else evidence
+        def outlined(pose, size, params):
+            lines = fitter.edges(pose, size, params, box, part.shape) > 0
+            height = float(known.ridges[lines].mean()) if lines.any() else 0.0
+            return overlap(pose, size, params) + EDGE_WEIGHT * height
+
+        score = outlined if edges else overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
         found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
         for group in PARTLY_LIT[known.card] if level is not None else ():
@@ -633,9 +661,10 @@ class Priors:
         """The `_clear_score` above which a pale part is clear."""
         return CARD_CLEAR_SCORE if self.card else CLEAR_SCORE
 
-    def known(self, name: str, level: np.ndarray | None, shaded: np.ndarray | None) -> Known:
+    def known(self, name: str, level: np.ndarray | None, shaded: np.ndarray | None,
+              ridges: np.ndarray | None = None) -> Known:
         """The `Known` of a part of colour `name`."""
-        return Known(level, shaded, *self.rules.get(name, ()), card=self.card)
+        return Known(level, shaded, ridges, *self.rules.get(name, ()), card=self.card)
 
 
 def game_rules(game: str, treasure: tuple) -> dict:
@@ -689,7 +718,7 @@ def _clear_score(features: np.ndarray, part: np.ndarray, footprints: float) -> f
     so their share of a piece larger than that falls with its side, and the score is scaled
     back up by the square root."""
     level = level_of(features)
-    ridge = (level - cv2.blur(level, (5, 5))) > RIDGE
+    ridge = _ridges(level) > RIDGE
     for k in (5, 3, 1):            # away from the outline, as far as the blob allows
         inside = cv2.erode(part, np.ones((k, k), np.uint8)) > 0
         if inside.sum() >= 10:
@@ -697,6 +726,11 @@ def _clear_score(features: np.ndarray, part: np.ndarray, footprints: float) -> f
     inner = level[inside]
     spread = float(np.percentile(inner, 90) - np.median(inner))
     return (float(ridge[inside].mean() + (inner < TABLE_LEVEL).mean()) + spread) * max(1.0, footprints) ** 0.5
+
+
+def _ridges(level: np.ndarray) -> np.ndarray:
+    """Brightness over the 5 px local mean: high along thin bright lines (a clear piece's edges)."""
+    return level - cv2.blur(level, (5, 5))
 
 
 def _clear_fit_needed(score: float, clear_above: float) -> float:
