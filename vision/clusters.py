@@ -22,8 +22,9 @@ SPILL = 2.0            # a pixel covered outside the blob costs this many uncove
 TWICE = 0.5            # ... and one two silhouettes cover this many (pieces side by side overlap
                        # a little in the camera's view, but two cannot lie in one place)
 PIECE_COST = 60.0      # mm^2: what one more piece in an explanation must save at least
-BEAM = 3               # partial sets kept at each step of the search
+BEAM = 10              # partial sets kept at each step of the search
 MARGIN = 0.05          # share of the blob an explanation must save to replace the one-by-one one
+RIVAL_SETS = 3         # the best sets found, each placed (its pieces moved to fit) before one is kept
 
 
 def tips(blob: np.ndarray, arm_px: float) -> list[tuple[np.ndarray, float]]:
@@ -76,13 +77,14 @@ class Cover:
         return -gained + SPILL * spilled + TWICE * doubled + self.piece
 
 
-def choose(cover: Cover, masks: list[np.ndarray], budget: int) -> tuple[tuple[int, ...], float]:
-    """The set of at most `budget` of `masks` (at least one) with the least `cover.error`, by a
-    beam search that grows the BEAM best sets by one silhouette at a time; (indices, error)."""
+def choose(cover: Cover, masks: list[np.ndarray], budget: int, keep: int = 1) -> list[tuple[tuple[int, ...], float]]:
+    """The `keep` sets of at most `budget` of `masks` (at least one each) with the least
+    `cover.error`, best first, as (indices, error): a beam search that grows the BEAM best sets
+    by one silhouette at a time while the best set grows better."""
     stack = np.stack([m.ravel() for m in masks]).astype(np.float32)
     empty = float(np.count_nonzero(cover.blob))
     beam = [((), empty, np.zeros(stack.shape[1], np.float32))]
-    best, best_error = (), math.inf
+    found, best_error = {}, math.inf
     for _ in range(budget):
         grown = {}
         for picked, error, count in beam:
@@ -93,6 +95,7 @@ def choose(cover: Cover, masks: list[np.ndarray], budget: int) -> tuple[tuple[in
         ranked = sorted(grown.items(), key=lambda item: item[1][0])[:BEAM]
         if not ranked or ranked[0][1][0] >= best_error:
             break
-        best, best_error = ranked[0][0], ranked[0][1][0]
+        best_error = ranked[0][1][0]
+        found.update((key, error) for key, (error, _, _) in ranked)
         beam = [(key, error, count + stack[k]) for key, (error, count, k) in ranked]
-    return best, best_error
+    return sorted(found.items(), key=lambda item: item[1])[:keep]

@@ -428,10 +428,23 @@ class PyramidClassifier:
                 for turn in clusters.TIP_TURNS:
                     params = (float(x), float(y), (heading + turn) % 360)
                     candidates.append((lying(size, params), (size, params), None))
-        picked, error = clusters.choose(cover, [c[0] for c in candidates], min(budget, max(len(pieces), 2)))
-        if error >= cover.error([piece[1] for piece in pieces]) - clusters.MARGIN * np.count_nonzero(blob):
+        enough = cover.error([piece[1] for piece in pieces]) - clusters.MARGIN * np.count_nonzero(blob)
+        sets = [picked for picked, error in clusters.choose(cover, [c[0] for c in candidates],
+                                                            min(budget, max(len(pieces), 2)), clusters.RIVAL_SETS)
+                if error < enough]
+        if not sets:
             return self._refit(fitter, blob, box, known, cover, pieces, budget)
-        chosen = [candidates[k] for k in picked]
+        chosen = min((self._placed(cover, [candidates[k] for k in picked], lying) for picked in sets),
+                     key=lambda placed: cover.error([c[0] for c in placed]))
+        union = np.any([c[0] for c in chosen], axis=0)
+        iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
+        return self._refit(fitter, blob, box, known, cover,
+                           [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
+                            for mask, placed, piece in chosen], budget)
+
+    def _placed(self, cover: clusters.Cover, chosen: list, lying) -> list:
+        """A chosen set's new pieces (`placed` given) each moved, in turn, to fit beside the others."""
+        chosen = list(chosen)
         for i, (_, placed, _) in enumerate(chosen):
             if placed is None:
                 continue
@@ -442,11 +455,7 @@ class PyramidClassifier:
 
             _, _, size, params = self._refine(score, score("lying", *placed), "lying", *placed)
             chosen[i] = (lying(size, params), (size, params), None)
-        union = np.any([c[0] for c in chosen], axis=0)
-        iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
-        return self._refit(fitter, blob, box, known, cover,
-                           [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
-                            for mask, placed, piece in chosen], budget)
+        return chosen
 
     def _refit(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known",
                cover: clusters.Cover, pieces: list, budget: int) -> list:
