@@ -204,11 +204,15 @@ HELD_OUT_READINGS = [
     # is now read on the card
     ("icepirates", 111000, 11, "tyellow", 5.0, ("white", 1, "lying")),
     # clear smalls standing, p2 (128000) and p3 (131000), each read a small lying 15 to 17 mm
-    # off: the blurred outline is a third larger than the piece, and a small lying covered it
-    # about as well (IoU within 0.01). A clear piece shows every edge as a bright line; one
-    # clear piece's pose is now chosen by where the lines its edges cast lie too
+    # off, p5 (130000) read a medium standing, and clear mediums lying, s7 (84000) and p9
+    # (95000), read large: the blurred outline is larger than the piece, and the wrong piece
+    # covered it about as well. A clear piece shows every edge as a bright line; one clear
+    # piece's size and pose are now chosen by where the lines its edges cast lie too
     ("icehouse", 128000, 8, "p2", 3.0, ("clear", 1, "standing")),
     ("icehouse", 131000, 14, "p3", 3.0, ("clear", 1, "standing")),
+    ("icehouse", 130000, 15, "p5", 3.0, ("clear", 1, "standing")),
+    ("icepirates", 84000, 8, "s7", 3.0, ("clear", 2, "lying")),
+    ("icehouse", 95000, 8, "p9", 3.0, ("clear", 2, "lying")),
 ]
 
 

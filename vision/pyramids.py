@@ -361,17 +361,19 @@ class PyramidClassifier:
         lie, and are not white, whose unlit faces the blob lacks), chosen again all together,
         no more of them than before (two for one that fits poorly: two pieces side by side may
         fit no split by position, and one piece across both then fits best alone), and then
-        improved piece by piece (`_refit`). One clear piece has its pose chosen again by where
-        its edges lie too (`_best` with `edges`): a small standing and a small lying cover a
-        blurred outline about as well, but their edges differ."""
+        improved piece by piece (`_refit`). One clear piece has its size and pose chosen again
+        by where its edges lie too (`_best` with `edges`): a blurred outline bleeds outward, and
+        a small standing and a small lying, or a medium lying and a large, cover it about as
+        well, but their edges differ."""
         found = []
         pieces = self._pieces(fitter, blob, box, budget, known)
         if pieces and (len(pieces) > 1 or pieces[0][2] < SPLIT_IOU) and "lying" in known.poses \
                 and known.level is None:
             pieces = self._together(fitter, blob, box, known, pieces, budget)
-        if len(pieces) == 1 and known.ridges is not None:    # one clear piece: its edges tell its pose
-            posed = self._best(fitter, blob, box, replace(known, sizes=(pieces[0][0]["size"],)), edges=True)
-            pieces = [posed] if posed is not None and posed[0]["pose"] != pieces[0][0]["pose"] else pieces
+        if len(pieces) == 1 and known.ridges is not None:    # one clear piece: its edges tell what it is
+            edged = self._best(fitter, blob, box, known, edges=True)
+            if edged is not None and _kind(edged) != _kind(pieces[0]):
+                pieces = [edged]
         for fields, mask, iou, lit in pieces:
             fields["color"] = colour
             fields["confidence"] = round(float(np.clip((iou - 0.45) / 0.4, 0.05, 1.0) * min(1.0, share + 0.2)), 2)
@@ -708,6 +710,11 @@ def _fields(pose: str, size: int, params: tuple) -> dict:
     if pose == "lying":
         fields["heading"] = tenth_degree(params[2])
     return fields
+
+
+def _kind(piece: tuple) -> tuple:
+    """(pose, size) of a fitted piece (fields, mask, iou, lit)."""
+    return piece[0]["pose"], piece[0]["size"]
 
 
 def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
