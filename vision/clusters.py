@@ -77,7 +77,8 @@ class Cover:
         return -gained + SPILL * spilled + TWICE * doubled + self.piece
 
 
-def choose(cover: Cover, masks: list[np.ndarray], budget: int, keep: int = 1) -> list[tuple[tuple[int, ...], float]]:
+def choose(cover: Cover, masks: list[np.ndarray], budget: int,
+           keep: int = 1) -> list[tuple[tuple[int, ...], float]]:
     """The `keep` sets of at most `budget` of `masks` (at least one each) with the least
     `cover.error`, best first, as (indices, error): a beam search that grows the BEAM best sets
     by one silhouette at a time while the best set grows better."""

@@ -339,7 +339,7 @@ class PyramidClassifier:
         hull = _filled_hull(part)
         if np.count_nonzero(hull) <= OPEN_HULL * np.count_nonzero(part):
             return []
-        one = self._explain(fitter, hull, box, "clear", share, replace(known, ridges=None), 1)   # an edge is missing
+        one = self._explain(fitter, hull, box, "clear", share, replace(known, ridges=None), 1)  # an edge missing
         return one if len(one) == 1 and one[0].iou >= WHOLE_IOU else []
 
     def _parts(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray, n_colours: int,
