@@ -455,7 +455,7 @@ class PyramidClassifier:
             def score(_pose, size, params):
                 return -cover.error(others + [lying(size, params)])   # noqa: B023 (used at once)
 
-            _, _, size, params = self._refine(score, score("lying", *placed), "lying", *placed)
+            _, _, size, params = refine(score, score("lying", *placed), "lying", *placed)
             chosen[i] = (lying(size, params), (size, params), None)
         return chosen
 
@@ -539,7 +539,7 @@ class PyramidClassifier:
                 for params in ((end[0], end[1], heading % 360), (back[0], back[1], (heading + 180) % 360)):
                     starts.append((inside("lying", size, params), "lying", size, params))
         starts.sort(key=lambda c: -c[0])
-        best = max((self._refine(inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
+        best = max((refine(inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
         mask = _silhouette(fitter, blob, box, "lying", best[2], best[3])
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
@@ -621,25 +621,7 @@ class PyramidClassifier:
             return None
         scored.sort(key=lambda c: -c[0])
         close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP * abs(scored[0][0])]
-        return max((self._refine(score, *c) for c in close), key=lambda c: c[0])
-
-    @staticmethod
-    def _refine(score, best, pose, size, params):
-        """Improve a hypothesis' score by small steps of position and angle (coordinate descent)."""
-        steps = np.array([STEP_MM, STEP_MM, STEP_DEG])
-        for _ in range(REFINE_ROUNDS):
-            moved = False
-            for axis in range(3):
-                for sign in (1, -1):
-                    trial = np.array(params, float)
-                    trial[axis] += sign * steps[axis]
-                    value = score(pose, size, tuple(trial))
-                    if value > best + 1e-4 * max(1.0, abs(best)):
-                        best, params, moved = value, tuple(trial), True
-                        break
-            if not moved:
-                steps = steps / 2
-        return best, pose, size, params
+        return max((refine(score, *c) for c in close), key=lambda c: c[0])
 
     @staticmethod
     def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params,
@@ -694,6 +676,24 @@ def pale_as_one(colours: np.ndarray, names) -> np.ndarray:
         return colours
     white, clear = (names.index(name) for name in PALE)
     return np.where(colours == clear, white, colours)
+
+
+def refine(score, best, pose, size, params):
+    """Improve a hypothesis' score by small steps of position and angle (coordinate descent)."""
+    steps = np.array([STEP_MM, STEP_MM, STEP_DEG])
+    for _ in range(REFINE_ROUNDS):
+        moved = False
+        for axis in range(3):
+            for sign in (1, -1):
+                trial = np.array(params, float)
+                trial[axis] += sign * steps[axis]
+                value = score(pose, size, tuple(trial))
+                if value > best + 1e-4 * max(1.0, abs(best)):
+                    best, params, moved = value, tuple(trial), True
+                    break
+        if not moved:
+            steps = steps / 2
+    return best, pose, size, params
 
 
 def _silhouette(fitter: PyramidFitter, like: np.ndarray, box, pose, size, params) -> np.ndarray:
