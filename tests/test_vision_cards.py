@@ -173,6 +173,17 @@ def test_white_treasures_lying_on_a_white_card_are_found_lying():
     assert right >= 15
 
 
+def test_a_shadow_falling_across_a_white_home_is_no_treasure():
+    # a white treasure on white stock may show only its dark side; a tall ship standing 15 mm
+    # off the card under a low light casts a dark mark across the card's rim, which is no piece
+    home = _card("blue", 350.0, 250.0, 0.0)
+    ship = {"id": "b1", "type": "pyramid", "color": "blue", "size": 3, "pose": "standing",
+            "x": 350.0, "y": 330.0, "angle": 0.0}
+    light = LightConfig(azimuth=90.0, elevation=30.0, key=0.6, ambient=0.4)
+    _, found = _detect([home, ship], _camera(), light=light)
+    assert [(p.color, p.size, p.pose) for p in found.pieces if p.type == "pyramid"] == [("blue", 3, "standing")]
+
+
 def test_pale_cargo_on_a_home_not_owned_by_clear_is_white_treasure():
     # a home holds its owner's pieces and treasure (black or white): on the red home a piece
     # read as clear is white treasure and does not vote for the card's owner; on the clear

@@ -213,6 +213,13 @@ HELD_OUT_READINGS = [
     ("icehouse", 130000, 15, "p5", 3.0, ("clear", 1, "standing")),
     ("icepirates", 84000, 8, "s7", 3.0, ("clear", 2, "lying")),
     ("icehouse", 95000, 8, "p9", 3.0, ("clear", 2, "lying")),
+    # white treasure lying on white card stock, tyellow (139000) and tblue (140000), smalls, and
+    # tcyan (149000), a medium: its lit faces within a few per cent of the card, no blob showed
+    # it. Its dark side (a face turned from the light, its shadow) is now fitted with lying
+    # pyramids by the faces' levels and the lines its edges cast
+    ("icepirates", 139000, 2, "tyellow", 3.0, ("white", 1, "lying")),
+    ("icepirates", 140000, 5, "tblue", 3.0, ("white", 1, "lying")),
+    ("icepirates", 149000, 11, "tcyan", 3.0, ("white", 2, "lying")),
 ]
 
 
