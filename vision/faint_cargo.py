@@ -44,30 +44,44 @@ def faint_on_cards(view: TopView, features: np.ndarray, cards: list[Card], taken
     and of hands."""
     mpp = view.mm_per_px
     level = level_of(features)
-    smooth = cv2.GaussianBlur(level, (0, 0), 0.8)
-    gradient = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
+    dark = cv2.blur(level, (3, 3)) < -SHADE
+    marked = [(card, *found) for card in cards for found in [_marks(view, card, dark)] if found[2]]
+    if not marked:          # what follows is worked out over the whole view
+        return []
     side = int(2 * CLEAR_OF / mpp) | 1
     near = cv2.dilate(taken, np.ones((side, side), np.uint8)) > 0
-    dark = cv2.blur(level, (3, 3)) < -SHADE
+    smooth = cv2.GaussianBlur(level, (0, 0), 0.8)
+    gradient = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
     fits = []
-    for card in cards:
-        inner = card.mask(view, -INSET) > 0
+    for card, box, inner, marks in marked:
         rim = (card.mask(view, -RIM[0]) > 0) & ~(card.mask(view, -RIM[1]) > 0)
-        free = inner & ~near
+        free = np.zeros_like(near)
+        free[box] = inner & ~near[box]
         scale = float(np.median(gradient[free])) if free.any() else 0.0
-        n, labels, stats, centres = cv2.connectedComponentsWithStats((dark & inner).astype(np.uint8), connectivity=8)
-        for i in range(1, n):
-            mark = labels == i
-            if stats[i, cv2.CC_STAT_AREA] * mpp ** 2 < MARK_AREA or (mark & (near | rim)).any() or scale <= 0:
-                continue
-            fits += _fit(fitter, level, gradient / scale, free, centres[i], sizes)
+        for mark, centre in marks:
+            if scale > 0 and not (mark & (near[box] | rim[box])).any():
+                fits += _fit(fitter, level, gradient, scale, free, centre, sizes)
     return _kept(fitter, fits, taken)
 
 
-def _fit(fitter: PyramidFitter, level: np.ndarray, contrast: np.ndarray, free: np.ndarray,
+def _marks(view: TopView, card: Card, dark: np.ndarray) -> tuple[tuple, np.ndarray, list]:
+    """(the card's bounding box as slices, its inside INSET from its edge there, [(mask there,
+    centre in view pixels)] of the dark marks inside of MARK_AREA or more)."""
+    inner = card.mask(view, -INSET)
+    x, y, w, h = cv2.boundingRect(inner)
+    box = (slice(y, y + h), slice(x, x + w))
+    inner = inner[box] > 0
+    n, labels, stats, centres = cv2.connectedComponentsWithStats((dark[box] & inner).astype(np.uint8),
+                                                                 connectivity=8)
+    return box, inner, [(labels == i, centres[i] + (x, y)) for i in range(1, n)
+                        if stats[i, cv2.CC_STAT_AREA] * view.mm_per_px ** 2 >= MARK_AREA]
+
+
+def _fit(fitter: PyramidFitter, level: np.ndarray, gradient: np.ndarray, scale: float, free: np.ndarray,
          centre: np.ndarray, sizes: tuple) -> list:
-    """[(score, explained share, size, params, box, crop shape)] of the best lying pyramid explaining the dark
-    mark at `centre` (pixels), or [] when none passes EDGE_CONTRAST and EXPLAINED."""
+    """[(score, explained share, size, params, box, crop shape)] of the best lying pyramid
+    explaining the dark mark at `centre` (pixels), or [] when none passes EDGE_CONTRAST and
+    EXPLAINED; the edges' contrast is `gradient` over the card's median `scale`."""
     view = fitter.view
     half = int(round(WINDOW / view.mm_per_px))
     c0, r0 = int(centre[0]) - half, int(centre[1]) - half
@@ -78,7 +92,7 @@ def _fit(fitter: PyramidFitter, level: np.ndarray, contrast: np.ndarray, free: n
     values = level[crop][valid]
     if len(values) < 2:
         return []
-    edges_contrast = np.where(valid, contrast[crop], 0.0)
+    edges_contrast = np.where(valid, gradient[crop] / scale, 0.0)
     mean = float(values.mean())
     spread = float(((values - mean) ** 2).sum()) or 1.0
     regions = np.zeros(valid.shape, np.uint8)
@@ -113,9 +127,10 @@ def _fit(fitter: PyramidFitter, level: np.ndarray, contrast: np.ndarray, free: n
                     tried.append((score("lying", size, params), "lying", size, params))
     tried.sort(key=lambda t: -t[0])
     best, _, size, params = max((refine(score, *t) for t in tried[:3]), key=lambda t: t[0])
-    if edged(size, params) < EDGE_CONTRAST or explained(size, params) < EXPLAINED:
+    share = explained(size, params)
+    if edged(size, params) < EDGE_CONTRAST or share < EXPLAINED:
         return []
-    return [(best, explained(size, params), size, params, box, valid.shape)]
+    return [(best, share, size, params, box, valid.shape)]
 
 
 def _kept(fitter: PyramidFitter, fits: list, taken: np.ndarray) -> list[Found]:
