@@ -27,6 +27,9 @@ HAND_UNEXPLAINED = 0.35       # ... explained by piece colours (this share of it
 ARM_CHROMA = 0.06             # log chroma (red-blue or red-green) off the table's: not table
 ARM_OPEN = 15.0               # mm: such regions thinner than this are pieces, not arms
 ARM_CORE = 30.0               # mm: wider than any piece, so such a core is arm whatever its colour
+ARM_LOOKALIKES = ("white", "clear", "black")  # colours skin, a sleeve's shade or an arm's shadow match
+PIECE_PATCH = 1500.0          # mm^2: a patch of another colour in an arm region this small is a
+                              # piece the arm touches or shades, not part of the arm
 FAINT_REGION = np.log(1.025)  # a pale piece on a pale cloth: its 7 px mean this much brighter,
 FAINT_EDGE = 3.0              # ... its outline's gradient this many times the view's median (a
                               # blotch of the cloth's texture: about once),
@@ -194,6 +197,28 @@ def _faces_in_shade(features: np.ndarray, piece: np.ndarray, doubtful: np.ndarra
     return near & close & joined[labels]
 
 
+def _arm_core(hands: np.ndarray, features: np.ndarray, profile: ColorProfile,
+              mm_per_px: float) -> np.ndarray:
+    """The arm regions opened to ARM_CORE: wider than any piece, so arm whatever their colour.
+    A piece-sized patch of a piece colour no arm matches (a red or yellow piece the arm touches
+    or its shadow darkens) is taken out first, so the core does not swallow it."""
+    if not hands.any():
+        return hands
+    arm = hands.copy()
+    ys, xs = np.nonzero(hands)
+    best, dist = profile.classify(features[ys, xs].astype(np.float64))
+    plain = [profile.names.index(name) for name in ARM_LOOKALIKES if name in profile.names]
+    coloured = (dist <= REJECT) & ~np.isin(best, plain)
+    patches = np.zeros_like(hands)
+    patches[ys[coloured], xs[coloured]] = 255
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
+    small = np.zeros(n, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] * mm_per_px ** 2 <= PIECE_PATCH
+    arm[small[labels]] = 0
+    k = int(ARM_CORE / mm_per_px) | 1
+    return cv2.morphologyEx(arm, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
 def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
     """Per row of `cv2.connectedComponentsWithStats` stats over an image of `shape`, whether
     that component touches the image's border."""
@@ -214,9 +239,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         mask[ignore > 0] = 0
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
     mask |= faint
-    k = int(ARM_CORE / mm_per_px) | 1
-    core = cv2.morphologyEx(hands, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) \
-        if hands.any() else hands
+    core = _arm_core(hands, features, profile, mm_per_px)
     colours = np.full(mask.shape, -1, np.int16)
     dist = np.zeros(mask.shape, np.float32)
     ys, xs = np.nonzero(mask & ~core)
