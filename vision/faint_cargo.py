@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.cards import Card
-from vision.pyramids import SUB, Found, PyramidFitter, _fields, _silhouette, refine
+from vision.pyramids import SUB, Found, PyramidFitter, piece_fields, refine, silhouette_mask
 from vision.segment import level_of
 from vision.topview import TopView
 
@@ -98,7 +98,7 @@ def _fit(fitter: PyramidFitter, level: np.ndarray, gradient: np.ndarray, scale: 
     regions = np.zeros(valid.shape, np.uint8)
 
     def explained(size, params):
-        pts = fitter._in_crop("lying", size, params, box)
+        pts = fitter.in_crop("lying", size, params, box)
         regions[:] = 0
         for k, face in enumerate(FACES):
             cv2.fillConvexPoly(regions, pts[list(face)], k + 1, cv2.LINE_8, SUB)
@@ -139,12 +139,12 @@ def _kept(fitter: PyramidFitter, fits: list, taken: np.ndarray) -> list[Found]:
     covered = (taken > 0).astype(np.uint8)
     found = []
     for best, share, size, params, box, shape in sorted(fits, key=lambda f: -f[0]):
-        mask = _silhouette(fitter, np.zeros(shape, np.uint8), box, "lying", size, params)
+        mask = silhouette_mask(fitter, np.zeros(shape, np.uint8), box, "lying", size, params)
         under = covered[box[1]:box[1] + shape[0], box[0]:box[0] + shape[1]]
         if np.count_nonzero(mask & under) > OVERLAP * np.count_nonzero(mask):
             continue
         under |= mask
-        fields = {**_fields("lying", size, params), "color": "white",
+        fields = {**piece_fields("lying", size, params), "color": "white",
                   "confidence": round(float(np.clip(best / 2, 0.05, 0.8)), 2)}
         found.append(Found(fields, mask, box, share))
     return found

@@ -179,18 +179,18 @@ class PyramidFitter:
     def outline(self, pose: str, size: int, a: float, b: float, angle: float, box) -> np.ndarray:
         """The silhouette in fixed-point (SUB bits) pixels of the top-view crop at `box`, as
         `cv2.fillConvexPoly` takes it."""
-        return cv2.convexHull(self._in_crop(pose, size, (a, b, angle), box))
+        return cv2.convexHull(self.in_crop(pose, size, (a, b, angle), box))
 
     def edges(self, pose: str, size: int, params: tuple, box, shape: tuple) -> np.ndarray:
         """The lines a whole pyramid's eight edges cast on a top-view crop of `shape` at `box`,
         one pixel wide, uint8 0/1."""
-        pts = self._in_crop(pose, size, params, box)
+        pts = self.in_crop(pose, size, params, box)
         lines = np.zeros(shape, np.uint8)
         for i, j in EDGES:
             cv2.line(lines, tuple(pts[i]), tuple(pts[j]), 1, 1, cv2.LINE_8, SUB)
         return lines
 
-    def _in_crop(self, pose: str, size: int, params: tuple, box) -> np.ndarray:
+    def in_crop(self, pose: str, size: int, params: tuple, box) -> np.ndarray:
         """A hypothesis' projected vertices in fixed-point pixels of the crop at `box`, int32."""
         pts = _placed(self._in_pixels[pose, size], *params) - np.multiply(box, 1 << SUB)
         return np.round(pts).astype(np.int32)
@@ -421,7 +421,7 @@ class PyramidClassifier:
         cover = clusters.Cover(blob, neutral, clusters.PIECE_COST / view.mm_per_px ** 2)
 
         def lying(size, params):
-            return _silhouette(fitter, blob, box, "lying", size, params)
+            return silhouette_mask(fitter, blob, box, "lying", size, params)
 
         candidates = [(piece[1], None, piece) for piece in pieces]
         for (col, row), heading in clusters.tips(blob, clusters.TIP_ARM / view.mm_per_px):
@@ -441,7 +441,7 @@ class PyramidClassifier:
         union = np.any([c[0] for c in chosen], axis=0)
         iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
         return self._refit(fitter, blob, box, known, cover,
-                           [piece if piece is not None else (_fields("lying", *placed), mask, iou, False)
+                           [piece if piece is not None else (piece_fields("lying", *placed), mask, iou, False)
                             for mask, placed, piece in chosen], budget)
 
     def _placed(self, cover: clusters.Cover, chosen: list, lying) -> list:
@@ -527,7 +527,7 @@ class PyramidClassifier:
         axis = _moments_of_points(pts)[2]
 
         def inside(pose, size, params):
-            mask = _silhouette(fitter, blob, box, pose, size, params)
+            mask = silhouette_mask(fitter, blob, box, pose, size, params)
             return float(np.count_nonzero(mask & blob) - 2 * np.count_nonzero(mask & (1 - blob)))
 
         starts = []
@@ -540,7 +540,7 @@ class PyramidClassifier:
                     starts.append((inside("lying", size, params), "lying", size, params))
         starts.sort(key=lambda c: -c[0])
         best = max((refine(inside, *c) for c in starts[:RIVALS]), key=lambda c: c[0])
-        mask = _silhouette(fitter, blob, box, "lying", best[2], best[3])
+        mask = silhouette_mask(fitter, blob, box, "lying", best[2], best[3])
         rest = blob & (1 - cv2.dilate(mask, np.ones((3, 3), np.uint8)))
         return [blob & mask, cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))]
 
@@ -576,7 +576,7 @@ class PyramidClassifier:
         votes = None if level is None else _votes(level, part, pixels)
 
         def evidence(pose, size, params):
-            return float((_silhouette(fitter, part, box, pose, size, params) * votes).sum())
+            return float((silhouette_mask(fitter, part, box, pose, size, params) * votes).sum())
 
         def outlined(pose, size, params):
             lines = fitter.edges(pose, size, params, box, part.shape) > 0
@@ -600,8 +600,8 @@ class PyramidClassifier:
         iou, mask = self._iou(fitter, part, box, hypothesis, size, params, known.shaded)
         pose = whole_pose(hypothesis)
         if hypothesis != pose:       # the piece covers its unlit faces too
-            mask = _silhouette(fitter, part, box, pose, size, params)
-        return _fields(pose, size, params), mask, iou, hypothesis != pose
+            mask = silhouette_mask(fitter, part, box, pose, size, params)
+        return piece_fields(pose, size, params), mask, iou, hypothesis != pose
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
         """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
@@ -628,7 +628,7 @@ class PyramidClassifier:
              neutral: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         """A hypothesis' silhouette and its intersection over union with the blob; `neutral`
         pixels outside the blob are left out of the union."""
-        mask = _silhouette(fitter, blob, box, pose, size, params)
+        mask = silhouette_mask(fitter, blob, box, pose, size, params)
         inter = np.count_nonzero(mask & blob)
         union = np.count_nonzero(mask | blob)
         if neutral is not None:
@@ -696,14 +696,14 @@ def refine(score, best, pose, size, params):
     return best, pose, size, params
 
 
-def _silhouette(fitter: PyramidFitter, like: np.ndarray, box, pose, size, params) -> np.ndarray:
+def silhouette_mask(fitter: PyramidFitter, like: np.ndarray, box, pose, size, params) -> np.ndarray:
     """A hypothesis' silhouette rasterised in a crop the shape of `like` at `box`, uint8 0/1."""
     mask = np.zeros_like(like)
     cv2.fillConvexPoly(mask, fitter.outline(pose, size, *params, box), 1, cv2.LINE_8, SUB)
     return mask
 
 
-def _fields(pose: str, size: int, params: tuple) -> dict:
+def piece_fields(pose: str, size: int, params: tuple) -> dict:
     """The scene fields of a whole pyramid hypothesis: position, and a lying one's heading."""
     fields = {"type": "pyramid", "size": size, "pose": pose,
               "x": round(params[0], 1), "y": round(params[1], 1)}
