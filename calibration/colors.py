@@ -7,6 +7,7 @@ under different lights. Each colour is a Gaussian in that 3D space.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -40,10 +41,18 @@ class ColorProfile:
             dets.append(np.linalg.slogdet(cov)[1])
         return cls(names, np.array(means), np.array(invs), np.array(dets))
 
+    @cached_property
+    def _roots(self) -> np.ndarray:
+        """Per colour, L with L @ L.T its inverse covariance: a row's distance is |(x - mean) @ L|."""
+        return np.linalg.cholesky(self.inv_covs)
+
     def distances(self, features: np.ndarray) -> np.ndarray:
         """Mahalanobis distance of each feature row (N, 3) to each colour: (N, K)."""
-        d = features[:, None, :] - self.means[None, :, :]
-        return np.sqrt(np.einsum("nki,kij,nkj->nk", d, self.inv_covs, d))
+        out = np.empty((len(features), len(self.names)))
+        for k, root in enumerate(self._roots):
+            y = (features - self.means[k]) @ root
+            out[:, k] = np.sqrt((y * y).sum(axis=1))
+        return out
 
     def classify(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best colour index per row and its distance (N,), by Gaussian likelihood."""
