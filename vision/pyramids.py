@@ -322,9 +322,9 @@ class PyramidClassifier:
             part = cv2.erode(_see_through(part, features, fitter.view.mm_per_px), np.ones((3, 3), np.uint8))
         elif name != "white":
             part = _half_contrast(part, features)
-        level = level_of(features) if name == "white" else None
-        shaded, ridges = (_shaded(features), _ridges(level_of(features))) if name == "clear" else (None, None)
-        known = priors.known(name, level, shaded, ridges)
+        level = level_of(features) if name in PALE else None
+        shaded, ridges = (_shaded(level), _ridges(level)) if name == "clear" else (None, None)
+        known = priors.known(name, level if name == "white" else None, shaded, ridges)
         whole = self._open_outline(fitter, part, box, share, known) if name == "clear" else []
         return whole or self._explain(fitter, part, box, name, share, known, budget)
 
@@ -858,11 +858,10 @@ def _votes(level: np.ndarray, part: np.ndarray, pixels: np.ndarray) -> np.ndarra
     return (level >= max(cut, WHITE_FLOOR)).astype(np.float32) - table
 
 
-def _shaded(features: np.ndarray) -> np.ndarray:
-    """Pixels darker than the table but lighter than a dark piece, uint8 0/1: a shadow, or a
-    lying clear piece's raised base face, which shows the table behind it dimmed. A clear
-    piece's outline may cover them or not."""
-    level = level_of(features)
+def _shaded(level: np.ndarray) -> np.ndarray:
+    """Pixels whose `level` is darker than the table but lighter than a dark piece, uint8 0/1: a
+    shadow, or a lying clear piece's raised base face, which shows the table behind it dimmed.
+    A clear piece's outline may cover them or not."""
     return ((level < -SHADE) & (level > DARKER)).astype(np.uint8)
 
 
