@@ -23,8 +23,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.faint_cargo import faint_on_cards
-from vision.pyramids import (ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, PyramidFitter, game_rules,
-                             pale_as_one)
+from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import rectify
 
@@ -131,8 +130,7 @@ class Detector:
         cargo = [f for c in self.classifiers
                  for f in c.detect(view, _only(seg, deck), colours, "", on_card=True, treasure=treasure)]
         sizes = game_rules("", treasure).get("white", ((1, 2, 3),))[0]
-        cargo += faint_on_cards(view, seg.features, cards, _taken(seg, sea + cargo),
-                                PyramidFitter(view, self.dims), sizes)
+        cargo += faint_on_cards(view, seg.features, cards, _taken(seg, sea + cargo), self.dims, sizes)
         return sea + cargo, {id(f) for f in cargo}
 
     def _cards(self, view, cards: list[Card], pieces: list[Found], cargo: set) -> list[Found]:

@@ -17,6 +17,7 @@ import math
 import cv2
 import numpy as np
 
+from referee.dimensions import Dimensions
 from vision.cards import Card
 from vision.pyramids import SUB, Found, PyramidFitter, piece_fields, refine, silhouette_mask
 from vision.segment import level_of
@@ -38,10 +39,10 @@ OVERLAP = 0.1          # share of its silhouette over a piece found (or fitted) 
 
 
 def faint_on_cards(view: TopView, features: np.ndarray, cards: list[Card], taken: np.ndarray,
-                   fitter: PyramidFitter, sizes: tuple) -> list[Found]:
-    """White lying pyramids of `sizes` on `cards` that no blob showed; `features` are the log
-    ratios of the (flattened) top view to the table, `taken` (uint8) the pixels of pieces found
-    and of hands."""
+                   dims: Dimensions, sizes: tuple) -> list[Found]:
+    """White lying pyramids of `sizes` (of `dims`) on `cards` that no blob showed; `features`
+    are the log ratios of the (flattened) top view to the table, `taken` (uint8) the pixels of
+    pieces found and of hands."""
     mpp = view.mm_per_px
     level = level_of(features)
     dark = cv2.blur(level, (3, 3)) < -SHADE
@@ -52,7 +53,7 @@ def faint_on_cards(view: TopView, features: np.ndarray, cards: list[Card], taken
     near = cv2.dilate(taken, np.ones((side, side), np.uint8)) > 0
     smooth = cv2.GaussianBlur(level, (0, 0), 0.8)
     gradient = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
-    fits = []
+    fitter, fits = PyramidFitter(view, dims), []
     for card, box, inner, marks in marked:
         rim = (card.mask(view, -RIM[0]) > 0) & ~(card.mask(view, -RIM[1]) > 0)
         free = np.zeros_like(near)
