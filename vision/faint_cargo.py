@@ -6,8 +6,8 @@ and no blob is found. What shows is its dark side, a face turned from the light 
 shadow, far darker than the card's grain (within 2 %), and the lines its edges draw. Such a dark
 mark on a card, away from every piece found and from the card's rim (a piece beside the card
 casts its shadow across the rim), is explained by a lying pyramid: each hypothesis splits the
-card around the mark into its four visible faces and the rest, and is scored by the share of the
-level's variance those regions explain (each face is evenly lit) plus how strong the level's
+card around the mark into its four faces and the rest, and is scored by the share of the level's
+variance those regions explain (`Shading`: each face is evenly lit) plus how strong the level's
 gradient is along the lines its edges cast (`PyramidFitter.edges`), over the card's median.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from referee.dimensions import Dimensions
 from vision.cards import Card
 from vision.pyramids import SUB, Found, PyramidFitter, piece_fields, refine, silhouette_mask
 from vision.segment import level_of
+from vision.shading import Shading
 from vision.topview import TopView
 
 SHADE = 0.05           # log under the card's level: a face turned from the light or a shadow
@@ -31,7 +32,7 @@ CLEAR_OF = 6.0         # mm from a piece found (or a hand): its shadow, not anot
 WINDOW = 45.0          # mm: half the side of the card region a mark's hypotheses are scored on
 REACH = 14.0           # mm: the piece's middle lies this near the mark's centroid at most
 GRID = (4.0, 15.0)     # mm, degrees between the first hypotheses tried; the best few are refined
-FACES = ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4))   # a lying pyramid's visible faces
+FACES = ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4))   # a lying pyramid's, drawn in this order
 EDGE_SHARE = 0.1       # weight of the edge term (mean gradient over the card's median)
 EDGE_CONTRAST = 2.5    # ... which a piece's edges must reach
 EXPLAINED = 0.15       # share of the level's variance a piece's faces must explain
@@ -90,12 +91,10 @@ def _fit(fitter: PyramidFitter, level: np.ndarray, gradient: np.ndarray, scale: 
         return []
     box, crop = (c0, r0), (slice(r0, r0 + 2 * half), slice(c0, c0 + 2 * half))
     valid = free[crop]
-    values = level[crop][valid]
-    if len(values) < 2:
+    if np.count_nonzero(valid) < 2:
         return []
     edges_contrast = np.where(valid, gradient[crop] / scale, 0.0)
-    mean = float(values.mean())
-    spread = float(((values - mean) ** 2).sum()) or 1.0
+    shading = Shading(level[crop], valid)
     regions = np.zeros(valid.shape, np.uint8)
 
     def explained(size, params):
@@ -103,11 +102,7 @@ def _fit(fitter: PyramidFitter, level: np.ndarray, gradient: np.ndarray, scale: 
         regions[:] = 0
         for k, face in enumerate(FACES):
             cv2.fillConvexPoly(regions, pts[list(face)], k + 1, cv2.LINE_8, SUB)
-        inside = regions[valid]
-        count = np.bincount(inside, minlength=len(FACES) + 1)
-        total = np.bincount(inside, weights=values, minlength=len(FACES) + 1)
-        seen = count > 0
-        return float(((total[seen] - count[seen] * mean) ** 2 / count[seen]).sum()) / spread
+        return shading.explained(regions)
 
     def edged(size, params):
         lines = fitter.edges("lying", size, params, box, valid.shape) > 0
