@@ -18,6 +18,7 @@ from referee.scene import tenth_degree
 from calibration.colors import ColorProfile
 from vision import clusters
 from vision.segment import DARKER, Segmentation, fill_holes, foreground_mask, level_of
+from vision.shading import Shading
 from vision.solids import lying_pyramid, standing_pyramid
 from vision.topview import TopView
 
@@ -25,6 +26,8 @@ SUB = 3                    # fixed-point bits when rasterising silhouettes
 MARGIN = 14                # px around a blob's box for silhouettes that overhang it
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
 RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined before choosing
+TURN_GAP, TURN_SHARE = 0.05, 0.05   # a white piece's other pose: how close it must score, how much
+                                    # more of the brightness variance its faces must explain
 STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
 HALF = 0.5                 # a coloured piece's edge: where its contrast is half its inside's
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
@@ -71,6 +74,8 @@ _STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_P
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
 EDGE_WEIGHT = 2.0          # a clear hypothesis' score: IoU plus this times its edges' mean ridge height
 EDGES = ((0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (1, 4), (2, 4), (3, 4))   # base square, apex (tip)
+FACES = {"standing": ((0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4)),     # all wound one way seen
+         "lying": ((1, 2, 4), (2, 3, 4), (3, 0, 4), (3, 2, 1, 0))}     # from outside
 GAP = 9.0                  # mm: a clear outline's gaps this wide are closed to find the holes in it
 HOLE = 10.0                # mm^2: smaller holes in a clear outline are noise, not a face seen through
 SOLID = 0.9                # share of its convex hull a clear part filled in must cover (one piece)
@@ -189,6 +194,19 @@ class PyramidFitter:
         for i, j in EDGES:
             cv2.line(lines, tuple(pts[i]), tuple(pts[j]), 1, 1, cv2.LINE_8, SUB)
         return lines
+
+    def faces(self, pose: str, size: int, params: tuple, box, shape: tuple) -> np.ndarray:
+        """A whole pyramid's faces turned toward the camera on a top-view crop of `shape` at
+        `box`, numbered 1.. (0 elsewhere), uint8. Seen from the camera a face turned toward it
+        keeps its winding on the table, one turned away is mirrored."""
+        pts = self.in_crop(pose, size, params, box)
+        regions = np.zeros(shape, np.uint8)
+        for k, face in enumerate(FACES[pose]):
+            corners = pts[list(face)]
+            x, y = corners[:, 0].astype(np.float64), corners[:, 1].astype(np.float64)
+            if x @ np.roll(y, -1) > y @ np.roll(x, -1):
+                cv2.fillConvexPoly(regions, corners, k + 1, cv2.LINE_8, SUB)
+        return regions
 
     def in_crop(self, pose: str, size: int, params: tuple, box) -> np.ndarray:
         """A hypothesis' projected vertices in fixed-point pixels of the crop at `box`, int32."""
@@ -586,6 +604,8 @@ class PyramidClassifier:
         score = outlined if edges else overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
         found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
+        if level is not None and found is not None:
+            found = self._turned_over(found, known, args, box, Shading(level, part > 0))
         for group in PARTLY_LIT[known.card] if level is not None else ():
             if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
                 break
@@ -602,6 +622,20 @@ class PyramidClassifier:
         if hypothesis != pose:       # the piece covers its unlit faces too
             mask = silhouette_mask(fitter, part, box, pose, size, params)
         return piece_fields(pose, size, params), mask, iou, hypothesis != pose
+
+    def _turned_over(self, found: tuple, known: "Known", args: tuple, box, shading: Shading) -> tuple:
+        """A white piece's best whole hypothesis `found` (score, pose, size, params), or the best
+        of its size in the other pose when that scores within TURN_GAP of it and its faces
+        explain TURN_SHARE more of the part's `shading`: a standing piece whose tip leans far
+        from the camera casts the outline of a lying one, but not its faces."""
+        other = ("lying" if found[1] == "standing" else "standing", found[2])
+        rival = self._choose([other], *args) if known.allows(other) else None
+        if rival is None or rival[0] < found[0] - TURN_GAP * abs(found[0]):
+            return found
+        fitter, shape = args[0], shading.valid.shape
+        seen = [shading.explained(fitter.faces(pose, size, params, box, shape))
+                for _, pose, size, params in (found, rival)]
+        return rival if seen[1] > seen[0] + TURN_SHARE else found
 
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
         """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
