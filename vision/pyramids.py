@@ -603,9 +603,10 @@ class PyramidClassifier:
 
         score = outlined if edges else overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
-        found = self._choose([h for h in HYPOTHESES if known.allows(h)], *args)
+        ranked = _ranked([h for h in HYPOTHESES if known.allows(h)], *args)
+        found = _settled(ranked, score)
         if level is not None and found is not None:
-            found = self._turned_over(found, known, args, box, Shading(level, part > 0))
+            found = _turned_over(found, ranked, score, fitter, box, level, part)
         for group in PARTLY_LIT[known.card] if level is not None else ():
             if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
                 break
@@ -623,39 +624,9 @@ class PyramidClassifier:
             mask = silhouette_mask(fitter, part, box, pose, size, params)
         return piece_fields(pose, size, params), mask, iou, hypothesis != pose
 
-    def _turned_over(self, found: tuple, known: "Known", args: tuple, box, shading: Shading) -> tuple:
-        """A white piece's best whole hypothesis `found` (score, pose, size, params), or the best
-        of its size in the other pose when that scores within TURN_GAP of it and its faces
-        explain TURN_SHARE more of the part's `shading`: a standing piece whose tip leans far
-        from the camera casts the outline of a lying one, but not its faces."""
-        other = ("lying" if found[1] == "standing" else "standing", found[2])
-        rival = self._choose([other], *args) if known.allows(other) else None
-        if rival is None or rival[0] < found[0] - TURN_GAP * abs(found[0]):
-            return found
-        fitter, shape = args[0], shading.valid.shape
-        seen = [shading.explained(fitter.faces(pose, size, params, box, shape))
-                for _, pose, size, params in (found, rival)]
-        return rival if seen[1] > seen[0] + TURN_SHARE else found
-
     def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
-        """(score, pose, size, params) of the best of `hypotheses`: those of about the blob's
-        area (`AREA_RATIO`) are aligned by moments and ranked by `score`; the best few are
-        refined."""
-        scored = []
-        for pose, size in hypotheses:
-            rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
-            low = BASE_AREA_LOW if pose == "base" else AREA_RATIO[0]
-            if not low < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < AREA_RATIO[1]:
-                continue
-            tries = [(score(pose, size, params), pose, size, params)
-                     for params in (fitter.fit(pose, size, blob_c, blob_axis, start)
-                                    for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)))]
-            scored += [max(tries, key=lambda c: c[0])] if pose == "standing" else tries
-        if not scored:
-            return None
-        scored.sort(key=lambda c: -c[0])
-        close = [c for c in scored[:RIVALS] if c[0] >= scored[0][0] - RIVAL_GAP * abs(scored[0][0])]
-        return max((refine(score, *c) for c in close), key=lambda c: c[0])
+        """(score, pose, size, params) of the best of `hypotheses` (`_ranked`, `_settled`)."""
+        return _settled(_ranked(hypotheses, fitter, blob_area, blob_c, blob_axis, score), score)
 
     @staticmethod
     def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params,
@@ -710,6 +681,46 @@ def pale_as_one(colours: np.ndarray, names) -> np.ndarray:
         return colours
     white, clear = (names.index(name) for name in PALE)
     return np.where(colours == clear, white, colours)
+
+
+def _ranked(hypotheses, fitter, blob_area, blob_c, blob_axis, score) -> list:
+    """[(score, pose, size, params)] of `hypotheses` of about the blob's area (`AREA_RATIO`),
+    aligned by moments, best first (a standing one at its best yaw only)."""
+    scored = []
+    for pose, size in hypotheses:
+        rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
+        low = BASE_AREA_LOW if pose == "base" else AREA_RATIO[0]
+        if not low < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < AREA_RATIO[1]:
+            continue
+        tries = [(score(pose, size, params), pose, size, params)
+                 for params in (fitter.fit(pose, size, blob_c, blob_axis, start)
+                                for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)))]
+        scored += [max(tries, key=lambda c: c[0])] if pose == "standing" else tries
+    return sorted(scored, key=lambda c: -c[0])
+
+
+def _settled(ranked: list, score):
+    """The best of `ranked` once the few close to its head are refined, or None."""
+    if not ranked:
+        return None
+    close = [c for c in ranked[:RIVALS] if c[0] >= ranked[0][0] - RIVAL_GAP * abs(ranked[0][0])]
+    return max((refine(score, *c) for c in close), key=lambda c: c[0])
+
+
+def _turned_over(found: tuple, ranked: list, score, fitter: PyramidFitter, box, level: np.ndarray,
+                 part: np.ndarray) -> tuple:
+    """A white piece's best whole hypothesis `found` (score, pose, size, params), or the best
+    of its size in the other pose among `ranked` when that scores within TURN_GAP of it and its
+    faces explain TURN_SHARE more of the part's brightness (`Shading`): a standing piece whose
+    tip leans far from the camera casts the outline of a lying one, but not its faces."""
+    other = ("lying" if found[1] == "standing" else "standing", found[2])
+    rival = _settled([c for c in ranked if c[1:3] == other], score)
+    if rival is None or rival[0] < found[0] - TURN_GAP * abs(found[0]):
+        return found
+    shading = Shading(level, part > 0)
+    seen = [shading.explained(fitter.faces(pose, size, params, box, part.shape))
+            for _, pose, size, params in (found, rival)]
+    return rival if seen[1] > seen[0] + TURN_SHARE else found
 
 
 def refine(score, best, pose, size, params):
