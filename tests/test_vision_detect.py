@@ -235,6 +235,14 @@ HELD_OUT_READINGS = [
     ("icehouse", 143000, 18, "p2", 3.0, ("white", 3, "standing")),
     ("icehouse", 143000, 18, "p8", 3.0, ("white", 2, "standing")),
     ("icehouse", 170000, 17, "p7", 3.0, ("white", 1, "standing")),
+    # clear standing pieces whose tips lean far from a camera off to one side: p3 (155000), a
+    # large, and p2 (193000), a medium, each read lying 25 to 33 mm off; and clear sclear2
+    # (178000), a small lying, read standing. The two poses cast nearly the same lines; but an
+    # edge between faces turned from the camera hardly shows, and an edge now counts by the
+    # faces toward the camera it bounds
+    ("icehouse", 155000, 18, "p3", 3.0, ("clear", 3, "standing")),
+    ("icehouse", 193000, 8, "p2", 3.0, ("clear", 2, "standing")),
+    ("icepirates", 178000, 1, "sclear2", 3.0, ("clear", 1, "lying")),
 ]
 
 

@@ -72,7 +72,8 @@ CLIPPED_EDGE = 0.7          # ... edge this far up to its faces' median level, n
 YAWS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)    # a standing piece's turns (its square repeats every 90)
 _STARTS = {"standing": YAWS, **{pose: tuple(range(0, 360, 30)) for pose in LIT_POSES["standing"]}}
 RIDGE = 0.04               # log brightness above the 5 px local mean: a bright edge line
-EDGE_WEIGHT = 2.0          # a clear hypothesis' score: IoU plus this times its edges' mean ridge height
+EDGE_WEIGHT = 2.0          # a clear hypothesis' score: IoU plus this times its edges' mean ridge
+                           # height, each edge weighted by the faces toward the camera it bounds
 EDGES = ((0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (1, 4), (2, 4), (3, 4))   # base square, apex (tip)
 FACES = {"standing": ((0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4)),     # all wound one way seen
          "lying": ((1, 2, 4), (2, 3, 4), (3, 0, 4), (3, 2, 1, 0))}     # from outside
@@ -96,8 +97,8 @@ CARD_MIN_IOU = 0.55        # a piece on a card fitting its part worse is the car
 class Known:
     """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
     white pieces: faint faces count as evidence), `shaded` (pixels a clear piece may cover that
-    count neither for nor against it) and `ridges` (for clear pieces, whose every edge shows as
-    a bright line: `_ridges`), the sizes and poses they can have, and whether they lie on a
+    count neither for nor against it) and `ridges` (for clear pieces, whose edges show as bright
+    lines: `_ridges`), the sizes and poses they can have, and whether they lie on a
     light card (`card`)."""
 
     level: np.ndarray | None = None
@@ -195,16 +196,31 @@ class PyramidFitter:
             cv2.line(lines, tuple(pts[i]), tuple(pts[j]), 1, 1, cv2.LINE_8, SUB)
         return lines
 
+    def seen_edges(self, pose: str, size: int, params: tuple, box, shape: tuple) -> np.ndarray:
+        """Like `edges`, each line valued by how many faces turned toward the camera it bounds
+        (0 to 2, uint8): clear plastic lights an edge where light leaves a face toward the
+        camera, so an edge between two faces turned away hardly shows."""
+        pts = self.in_crop(pose, size, params, box)
+        seen = dict.fromkeys(EDGES, 0)
+        for face in FACES[pose]:
+            if _toward(pts[list(face)]):
+                for k, i in enumerate(face):
+                    j = face[(k + 1) % len(face)]
+                    seen[(i, j) if (i, j) in seen else (j, i)] += 1
+        lines = np.zeros(shape, np.uint8)
+        for (i, j), count in seen.items():
+            if count:
+                cv2.line(lines, tuple(pts[i]), tuple(pts[j]), count, 1, cv2.LINE_8, SUB)
+        return lines
+
     def faces(self, pose: str, size: int, params: tuple, box, shape: tuple) -> np.ndarray:
         """A whole pyramid's faces turned toward the camera on a top-view crop of `shape` at
-        `box`, numbered 1.. (0 elsewhere), uint8. Seen from the camera a face turned toward it
-        keeps its winding on the table, one turned away is mirrored."""
+        `box`, numbered 1.. (0 elsewhere), uint8."""
         pts = self.in_crop(pose, size, params, box)
         regions = np.zeros(shape, np.uint8)
         for k, face in enumerate(FACES[pose]):
             corners = pts[list(face)]
-            x, y = corners[:, 0].astype(np.float64), corners[:, 1].astype(np.float64)
-            if x @ np.roll(y, -1) > y @ np.roll(x, -1):
+            if _toward(corners):
                 cv2.fillConvexPoly(regions, corners, k + 1, cv2.LINE_8, SUB)
         return regions
 
@@ -567,7 +583,7 @@ class PyramidClassifier:
         lit: whether only its lit faces were fitted).
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, with
         `edges` (a clear piece, `known.ridges` given) plus how bright the lines its edges cast
-        are, or for a white piece (`known.level` given) by the brightness over the table they cover
+        are (those bounding faces turned toward the camera count: `seen_edges`), or for a white piece (`known.level` given) by the brightness over the table they cover
         (`_votes`), and pyramids of which only the lit faces show are tried too: off a card
         each group (standing, lying) only while nothing tried before fits well, on a card
         always (a lying piece's upper face passes for a whole smaller one, or for a standing
@@ -597,8 +613,8 @@ class PyramidClassifier:
             return float((silhouette_mask(fitter, part, box, pose, size, params) * votes).sum())
 
         def outlined(pose, size, params):
-            lines = fitter.edges(pose, size, params, box, part.shape) > 0
-            height = float(known.ridges[lines].mean()) if lines.any() else 0.0
+            seen = fitter.seen_edges(pose, size, params, box, part.shape)
+            height = float((known.ridges * seen).sum() / seen.sum()) if seen.any() else 0.0
             return overlap(pose, size, params) + EDGE_WEIGHT * height
 
         score = outlined if edges else overlap if level is None else evidence
@@ -760,6 +776,14 @@ def piece_fields(pose: str, size: int, params: tuple) -> dict:
 def _kind(piece: tuple) -> tuple:
     """(pose, size) of a fitted piece (fields, mask, iou, lit)."""
     return piece[0]["pose"], piece[0]["size"]
+
+
+def _toward(corners: np.ndarray) -> bool:
+    """Whether a face (its projected corners, wound one way seen from outside: `FACES`) is
+    turned toward the camera: seen from it, such a face keeps its winding on the table, one
+    turned away is mirrored."""
+    x, y = corners[:, 0].astype(np.float64), corners[:, 1].astype(np.float64)
+    return bool(x @ np.roll(y, -1) > y @ np.roll(x, -1))
 
 
 def _flipped(fitter: PyramidFitter, size: int, params: tuple) -> tuple:
