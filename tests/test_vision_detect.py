@@ -243,6 +243,13 @@ HELD_OUT_READINGS = [
     ("icehouse", 155000, 18, "p3", 3.0, ("clear", 3, "standing")),
     ("icehouse", 193000, 8, "p2", 3.0, ("clear", 2, "standing")),
     ("icepirates", 178000, 1, "sclear2", 3.0, ("clear", 1, "lying")),
+    # white treasure on white home cards showing only its lit base face: tyellow (145000 and
+    # 148000), smalls lying, and tred (158000), a medium lying, each read as a standing piece's
+    # lit faces 25 to 36 mm away. The base face was tried only as the thin strip it casts turned
+    # away from the camera, and dropped as far smaller than the blob; both sides are tried now
+    ("icepirates", 145000, 9, "tyellow", 3.0, ("white", 1, "lying")),
+    ("icepirates", 148000, 1, "tyellow", 3.0, ("white", 1, "lying")),
+    ("icepirates", 158000, 13, "tred", 3.0, ("white", 2, "lying")),
 ]
 
 

@@ -704,15 +704,27 @@ def _ranked(hypotheses, fitter, blob_area, blob_c, blob_axis, score) -> list:
     aligned by moments, best first (a standing one at its best yaw only)."""
     scored = []
     for pose, size in hypotheses:
-        rough = fitter.fit(pose, size, blob_c, blob_axis, blob_axis, iterations=0)
+        starts = _starts(pose, blob_axis)
         low = BASE_AREA_LOW if pose == "base" else AREA_RATIO[0]
-        if not low < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < AREA_RATIO[1]:
+        roughs = (fitter.fit(pose, size, blob_c, blob_axis, start, iterations=0)
+                  for start in (starts if pose == "base" else (blob_axis,)))
+        if not any(low < _moments(fitter.silhouette(pose, size, *rough))[0] / blob_area < AREA_RATIO[1]
+                   for rough in roughs):
             continue
         tries = [(score(pose, size, params), pose, size, params)
-                 for params in (fitter.fit(pose, size, blob_c, blob_axis, start)
-                                for start in _STARTS.get(pose, (blob_axis, blob_axis + 180)))]
+                 for params in (fitter.fit(pose, size, blob_c, blob_axis, start) for start in starts)]
         scored += [max(tries, key=lambda c: c[0])] if pose == "standing" else tries
     return sorted(scored, key=lambda c: -c[0])
+
+
+def _starts(pose: str, blob_axis: float) -> tuple:
+    """The angles a hypothesis' fits start from. A lying piece's axis runs along the blob's,
+    either way; a base face alone lies across it and, leaning back, casts a wide quad when
+    turned toward the camera and a thin strip when turned away, so both sides are tried (and
+    either may pass the area check)."""
+    if pose == "base":
+        return blob_axis + 90, blob_axis + 270
+    return _STARTS.get(pose, (blob_axis, blob_axis + 180))
 
 
 def _settled(ranked: list, score):
