@@ -583,8 +583,9 @@ class PyramidClassifier:
         lit: whether only its lit faces were fitted).
         Hypotheses (of the sizes `known` allows) are ranked by overlap with the blob, with
         `edges` (a clear piece, `known.ridges` given) plus how bright the lines its edges cast
-        are (those bounding faces turned toward the camera count: `seen_edges`), or for a white piece (`known.level` given) by the brightness over the table they cover
-        (`_votes`), and pyramids of which only the lit faces show are tried too: off a card
+        are (by the faces turned toward the camera they bound: `seen_edges`), or for a white
+        piece (`known.level` given) by the brightness over the table they cover (`_votes`),
+        and pyramids of which only the lit faces show are tried too: off a card
         each group (standing, lying) only while nothing tried before fits well, on a card
         always (a lying piece's upper face passes for a whole smaller one, or for a standing
         one's lit faces). A base face alone looks the same with the body on either side of it:
