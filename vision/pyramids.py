@@ -627,7 +627,7 @@ class PyramidClassifier:
         for group in PARTLY_LIT[known.card] if level is not None else ():
             if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
                 break
-            lit = self._choose([h for h in group if known.allows(h)], *args)
+            lit = _settled(_ranked([h for h in group if known.allows(h)], *args), score)
             if lit is not None and (found is None or lit[0] > found[0]):
                 found = lit
         if found is None:
@@ -640,10 +640,6 @@ class PyramidClassifier:
         if hypothesis != pose:       # the piece covers its unlit faces too
             mask = silhouette_mask(fitter, part, box, pose, size, params)
         return piece_fields(pose, size, params), mask, iou, hypothesis != pose
-
-    def _choose(self, hypotheses, fitter, blob_area, blob_c, blob_axis, score):
-        """(score, pose, size, params) of the best of `hypotheses` (`_ranked`, `_settled`)."""
-        return _settled(_ranked(hypotheses, fitter, blob_area, blob_c, blob_axis, score), score)
 
     @staticmethod
     def _iou(fitter: PyramidFitter, blob: np.ndarray, box, pose, size, params,
