@@ -250,6 +250,15 @@ HELD_OUT_READINGS = [
     ("icepirates", 145000, 9, "tyellow", 3.0, ("white", 1, "lying")),
     ("icepirates", 148000, 1, "tyellow", 3.0, ("white", 1, "lying")),
     ("icepirates", 158000, 13, "tred", 3.0, ("white", 2, "lying")),
+    # white standing pieces on a cloth of nearly their shade, seen from nearly above: p4
+    # (142000) and p1 (231000), smalls, missed, and p6 (155000), a medium, read as a clear
+    # small. The lit face stands out, the faces turned away sit at the cloth's level, and the
+    # part looked clear, but no clear piece fitted it well; one white piece now may. Not in Ice
+    # Pirates' sea, where white is an island: s8 (153000), a clear small lying, stays clear
+    ("icehouse", 142000, 12, "p4", 3.0, ("white", 1, "standing")),
+    ("icehouse", 231000, 13, "p1", 3.0, ("white", 1, "standing")),
+    ("icehouse", 155000, 5, "p6", 3.0, ("white", 2, "standing")),
+    ("icepirates", 153000, 11, "s8", 3.0, ("clear", 1, "lying")),
 ]
 
 

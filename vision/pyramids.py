@@ -87,6 +87,9 @@ PALE_MARGIN = 0.1          # ... and this far from it for one of several touchin
 LIT_DOUBT = 0.16           # ... within this under it, a white part read as lit faces alone may be clear,
 CLEAR_WHOLE_IOU = 0.85     # ... as it is when one clear piece fits all of it this well, or
 CLEAR_NEAR_IOU = 0.75      # ... less the nearer the bar its score is (this well at the bar)
+CLEAR_POOR_IOU = 0.7       # a part read clear that no one clear piece fits this well may be white:
+WHITE_FIT_IOU = 0.45       # ... it is when one white piece fits it this well
+WHITE_BEHIND = 0.1         # ... and at most this much worse than the clear piece
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
 CARD_CLEAR_SCORE = 0.62
@@ -301,7 +304,12 @@ class PyramidClassifier:
         otherwise than the part is fitted again as its own colour. A part read as one white
         piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
         clear piece fits all of it well enough (`_clear_fit_needed`; a small clear one lying
-        looks like a large white one's lit face)."""
+        looks like a large white one's lit face). A part read clear that no clear piece fits well
+        (`_fits_poorly`) is white when one white piece fits it (`WHITE_FIT_IOU`, not
+        `WHITE_BEHIND` worse): a white piece on a cloth of nearly its shade, seen from above,
+        shows its lit face and its faces turned away at the cloth's level, as a clear one does.
+        Not where the rules bind white (islands, treasure): there a clear ship would be taken
+        for an island."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
         clear_above = priors.clear_above
 
@@ -315,6 +323,11 @@ class PyramidClassifier:
         if island:
             return island
         found = self._explain_as(fitter, part, box, name, share, features, priors)
+        if name == "clear" and "white" not in priors.rules and _fits_poorly(found):
+            white = self._explain_as(fitter, part, box, "white", share, features, priors)
+            best = found[0].iou if found else 0.0
+            if len(white) == 1 and white[0].iou >= max(WHITE_FIT_IOU, best - WHITE_BEHIND):
+                return white
         if len(found) == 1 and found[0].lit and score > clear_above - LIT_DOUBT:
             clear = self._explain_as(fitter, part, box, "clear", share, features, priors)
             if len(clear) == 1 and clear[0].iou >= _clear_fit_needed(score, clear_above):
@@ -832,6 +845,12 @@ def _clear_fit_needed(score: float, clear_above: float) -> float:
     CLEAR_WHOLE_IOU where the doubt starts down to CLEAR_NEAR_IOU at the clear bar."""
     nearness = (score - (clear_above - LIT_DOUBT)) / LIT_DOUBT
     return CLEAR_WHOLE_IOU - (CLEAR_WHOLE_IOU - CLEAR_NEAR_IOU) * nearness
+
+
+def _fits_poorly(clear: list) -> bool:
+    """Whether the clear pieces `_explain_as` found for a part explain it poorly: none, or one
+    fitting under CLEAR_POOR_IOU."""
+    return not clear or (len(clear) == 1 and clear[0].iou < CLEAR_POOR_IOU)
 
 
 def _pale_name(score: float, clear_above: float, unsure: str | None = None) -> str:
