@@ -483,28 +483,13 @@ class PyramidClassifier:
                 if error < enough]
         if not sets:
             return self._refit(fitter, blob, box, known, cover, pieces, budget)
-        chosen = min((self._placed(cover, [candidates[k] for k in picked], lying) for picked in sets),
+        chosen = min((_moved_to_fit(cover, [candidates[k] for k in picked], lying) for picked in sets),
                      key=lambda placed: cover.error([c[0] for c in placed]))
         union = np.any([c[0] for c in chosen], axis=0)
         iou = np.count_nonzero(union & (blob > 0)) / np.count_nonzero(union | (blob > 0))
         return self._refit(fitter, blob, box, known, cover,
                            [piece if piece is not None else (piece_fields("lying", *placed), mask, iou, False)
                             for mask, placed, piece in chosen], budget)
-
-    def _placed(self, cover: clusters.Cover, chosen: list, lying) -> list:
-        """A chosen set's new pieces (`placed` given) each moved, in turn, to fit beside the others."""
-        chosen = list(chosen)
-        for i, (_, placed, _) in enumerate(chosen):
-            if placed is None:
-                continue
-            others = [c[0] for j, c in enumerate(chosen) if j != i]
-
-            def score(_pose, size, params):
-                return -cover.error(others + [lying(size, params)])   # noqa: B023 (used at once)
-
-            _, _, size, params = refine(score, score("lying", *placed), "lying", *placed)
-            chosen[i] = (lying(size, params), (size, params), None)
-        return chosen
 
     def _refit(self, fitter: PyramidFitter, blob: np.ndarray, box, known: "Known",
                cover: clusters.Cover, pieces: list, budget: int) -> list:
@@ -725,6 +710,22 @@ def _ranked(hypotheses, fitter, blob_area, blob_c, blob_axis, score) -> list:
                  for params in (fitter.fit(pose, size, blob_c, blob_axis, start) for start in starts)]
         scored += [max(tries, key=lambda c: c[0])] if pose == "standing" else tries
     return sorted(scored, key=lambda c: -c[0])
+
+
+def _moved_to_fit(cover: clusters.Cover, chosen: list, lying) -> list:
+    """A chosen set's new pieces (`placed` given) each moved, in turn, to fit beside the others."""
+    chosen = list(chosen)
+    for i, (_, placed, _) in enumerate(chosen):
+        if placed is None:
+            continue
+        others = [c[0] for j, c in enumerate(chosen) if j != i]
+
+        def score(_pose, size, params):
+            return -cover.error(others + [lying(size, params)])   # noqa: B023 (used at once)
+
+        _, _, size, params = refine(score, score("lying", *placed), "lying", *placed)
+        chosen[i] = (lying(size, params), (size, params), None)
+    return chosen
 
 
 def _starts(pose: str, blob_axis: float) -> tuple:
