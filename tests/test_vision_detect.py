@@ -259,6 +259,14 @@ HELD_OUT_READINGS = [
     ("icehouse", 231000, 13, "p1", 3.0, ("white", 1, "standing")),
     ("icehouse", 155000, 5, "p6", 3.0, ("white", 2, "standing")),
     ("icepirates", 153000, 11, "s8", 3.0, ("clear", 1, "lying")),
+    # white pieces on a cloth of nearly their shade showing a fragment of one face, the rest
+    # of them a faint region beside it: p2 (228000), a large standing, and p3 (177000), a
+    # medium standing, read as clear smalls, and p11 (170000), a large lying, read a medium.
+    # One white piece is now fitted to the part and the faint region together, as an
+    # island's is in Ice Pirates' sea
+    ("icehouse", 228000, 9, "p2", 3.0, ("white", 3, "standing")),
+    ("icehouse", 177000, 22, "p3", 3.0, ("white", 2, "standing")),
+    ("icehouse", 170000, 2, "p11", 3.0, ("white", 3, "lying")),
 ]
 
 

@@ -298,8 +298,9 @@ class PyramidClassifier:
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
                       features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
         """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
-        named from the part's look (but a clear-looking part may be an island's lit face,
-        `_island`), then, when several pieces touch, each from the pixels it
+        named from the part's look (but a part may be a white piece's lit face or fragment
+        with its faint faces beside it, `_with_faces`: in Ice Pirates' sea a clear-looking part
+        an island's), then, when several pieces touch, each from the pixels it
         covers where they clearly say so (a clear piece touching a white one); a piece named
         otherwise than the part is fitted again as its own colour. A part read as one white
         piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
@@ -318,10 +319,10 @@ class PyramidClassifier:
 
         score = _clear_score(features, part, footprints(part))
         name = _pale_name(score, clear_above)
-        island = self._island(fitter, part, box, share, features, priors, faces) \
-            if name == "clear" and priors.islands else []
-        if island:
-            return island
+        joined = self._with_faces(fitter, part, box, share, features, priors, faces) \
+            if (name == "clear" and priors.islands) or "white" not in priors.rules else []
+        if joined:
+            return joined
         found = self._explain_as(fitter, part, box, name, share, features, priors)
         if name == "clear" and "white" not in priors.rules and _fits_poorly(found):
             white = self._explain_as(fitter, part, box, "white", share, features, priors)
@@ -346,11 +347,13 @@ class PyramidClassifier:
             out += again or [piece]
         return out
 
-    def _island(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
-        """A white island of which only a lit face stood out, looking clear (the cloth shows
-        beside its bright edges), and the rest of it is the faint `faces` beside the part: the
-        island when one fits the part and those faces together at WHOLE_IOU or better, else []."""
+    def _with_faces(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
+                    features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
+        """A white piece of which only a lit face or a fragment stood out, and the rest of it is
+        the faint `faces` beside the part: the piece when one white piece fits the part and
+        those faces together at WHOLE_IOU or better, else []. An island's lit face looks clear
+        (the cloth shows beside its bright edges); a white piece on a cloth of nearly its
+        shade shows a fragment of one face, named either way."""
         _, labels = cv2.connectedComponents(faces, connectivity=8)
         beside = np.unique(labels[cv2.dilate(part, np.ones((5, 5), np.uint8)) > 0])
         beside = beside[beside > 0]
