@@ -320,11 +320,11 @@ class PyramidClassifier:
         score = _clear_score(features, part, footprints(part))
         name = _pale_name(score, clear_above)
         joined = self._with_faces(fitter, part, box, share, features, priors, faces) \
-            if (name == "clear" and priors.islands) or "white" not in priors.rules else []
+            if (name == "clear" and priors.islands) or priors.white_free else []
         if joined:
             return joined
         found = self._explain_as(fitter, part, box, name, share, features, priors)
-        if name == "clear" and "white" not in priors.rules and _fits_poorly(found):
+        if name == "clear" and priors.white_free and _fits_poorly(found):
             white = self._explain_as(fitter, part, box, "white", share, features, priors)
             best = found[0].iou if found else 0.0
             if len(white) == 1 and white[0].iou >= max(WHITE_FIT_IOU, best - WHITE_BEHIND):
@@ -667,6 +667,11 @@ class Priors:
     def islands(self) -> bool:
         """Whether a white pyramid here is an island (Ice Pirates' sea)."""
         return self.rules.get("white") == ISLAND
+
+    @property
+    def white_free(self) -> bool:
+        """Whether a white pyramid here may be any piece (the rules make it no island, no treasure)."""
+        return "white" not in self.rules
 
     @property
     def clear_above(self) -> float:
