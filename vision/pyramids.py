@@ -297,20 +297,21 @@ class PyramidClassifier:
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
                       features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
-        """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part:
-        named from the part's look (but a part may be a white piece's lit face or fragment
-        with its faint faces beside it, `_with_faces`: in Ice Pirates' sea a clear-looking part
-        an island's), then, when several pieces touch, each from the pixels it
-        covers where they clearly say so (a clear piece touching a white one); a piece named
-        otherwise than the part is fitted again as its own colour. A part read as one white
-        piece's lit faces alone, and not far from looking clear (`LIT_DOUBT`), is clear if one
-        clear piece fits all of it well enough (`_clear_fit_needed`; a small clear one lying
-        looks like a large white one's lit face). A part read clear that no clear piece fits well
-        (`_fits_poorly`) is white when one white piece fits it (`WHITE_FIT_IOU`, not
-        `WHITE_BEHIND` worse): a white piece on a cloth of nearly its shade, seen from above,
-        shows its lit face and its faces turned away at the cloth's level, as a clear one does.
-        Not where the rules bind white (islands, treasure): there a clear ship would be taken
-        for an island."""
+        """Pale pieces (white or clear, which pixel colours do not tell apart) explaining a part,
+        named from the part's look:
+        - a part with faint faces beside it may be one white piece's lit face or fragment
+          (`_with_faces`; in Ice Pirates' sea, only a clear-looking part, an island's);
+        - a part read as one white piece's lit faces alone, and not far from looking clear
+          (`LIT_DOUBT`), is clear if one clear piece fits all of it well enough
+          (`_clear_fit_needed`; a small clear one lying looks like a large white one's lit face);
+        - a part read clear that no clear piece fits well (`_fits_poorly`) is white when one
+          white piece fits it (`WHITE_FIT_IOU`, not `WHITE_BEHIND` worse): a white piece on a
+          cloth of nearly its shade, seen from above, shows its lit face and its other faces at
+          the cloth's level, as a clear one does. Not where the rules bind white (islands,
+          treasure): there a clear ship would be taken for an island;
+        - when several pieces touch, each is named from the pixels it covers where they clearly
+          say so (a clear piece touching a white one) and, named otherwise than the part,
+          fitted again as its own colour."""
         footprint = self.dims.looney_base[2] ** 2 / fitter.view.mm_per_px ** 2   # px
         clear_above = priors.clear_above
 
