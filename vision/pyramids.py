@@ -25,6 +25,8 @@ from vision.topview import TopView
 SUB = 3                    # fixed-point bits when rasterising silhouettes
 MARGIN = 14                # px around a blob's box for silhouettes that overhang it
 MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyramid is ~190)
+FRAGMENT_MARGIN = 28       # px around such a blob beside faint faces: a white piece's fragment
+FRAGMENT_IOU = 0.7         # ... explained with those faces by one white piece this well
 RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined before choosing
 TURN_GAP, TURN_SHARE = 0.05, 0.05   # a white piece's other pose: how close it must score, how much
                                     # more of the brightness variance its faces must explain
@@ -277,15 +279,18 @@ class PyramidClassifier:
         out: list[Found] = []
         h, w = seg.labels.shape
         for index in range(1, len(seg.stats)):
-            x, y, bw, bh, area = seg.stats[index]
-            if area * s2 < MIN_AREA:
+            small = seg.stats[index, cv2.CC_STAT_AREA] * s2 < MIN_AREA
+            if small and (priors.card or not priors.white_free):   # a card has its own faint search
                 continue
-            x0, y0 = max(0, x - MARGIN), max(0, y - MARGIN)
-            x1, y1 = min(w, x + bw + MARGIN), min(h, y + bh + MARGIN)
+            (y0, y1, x0, x1) = _crop(seg.stats[index], FRAGMENT_MARGIN if small else MARGIN, (h, w))
             blob = (seg.labels[y0:y1, x0:x1] == index).astype(np.uint8)
             colours = pale_as_one(seg.colours[y0:y1, x0:x1], colour_names)
             features = seg.features[y0:y1, x0:x1]
             faces = seg.faces[y0:y1, x0:x1]
+            if small:
+                out += self._fragment(fitter, blob, (x0, y0), colours, features, priors, faces, pale,
+                                      len(colour_names))
+                continue
             for part, colour, share in self._parts(fitter, blob, (x0, y0), colours, len(colour_names),
                                                    SPLIT_AREA / s2, pale):
                 name = colour_names[colour]
@@ -294,6 +299,20 @@ class PyramidClassifier:
                 else:
                     out += self._explain_pale(fitter, part, (x0, y0), share, features, priors, faces)
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
+
+    def _fragment(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray,
+                  features: np.ndarray, priors: "Priors", faces: np.ndarray, pale: list,
+                  n_colours: int) -> list[Found]:
+        """A blob too small for a piece (MIN_AREA), off the cards: when pale and beside faint
+        faces, it may be the one face of a white piece on a cloth of nearly its shade that stood
+        out, the rest of it the faces (`_with_faces`, at FRAGMENT_IOU: a fragment's outline is
+        rougher)."""
+        if not faces[cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0].any():
+            return []
+        _, colour, share = _dominant(blob, colours, n_colours, pale)
+        if colour not in pale:
+            return []
+        return self._with_faces(fitter, blob, box, share, features, priors, faces, FRAGMENT_IOU)
 
     def _explain_pale(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
                       features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
@@ -349,10 +368,11 @@ class PyramidClassifier:
         return out
 
     def _with_faces(self, fitter: PyramidFitter, part: np.ndarray, box, share: float,
-                    features: np.ndarray, priors: "Priors", faces: np.ndarray) -> list[Found]:
+                    features: np.ndarray, priors: "Priors", faces: np.ndarray,
+                    enough: float = WHOLE_IOU) -> list[Found]:
         """A white piece of which only a lit face or a fragment stood out, and the rest of it is
         the faint `faces` beside the part: the piece when one white piece fits the part and
-        those faces together at WHOLE_IOU or better, else []. An island's lit face looks clear
+        those faces together at `enough` or better, else []. An island's lit face looks clear
         (the cloth shows beside its bright edges); a white piece on a cloth of nearly its
         shade shows a fragment of one face, named either way."""
         _, labels = cv2.connectedComponents(faces, connectivity=8)
@@ -362,7 +382,7 @@ class PyramidClassifier:
             return []
         whole = part | np.isin(labels, beside).astype(np.uint8)
         island = self._explain_as(fitter, whole, box, "white", share, features, priors, budget=1)
-        return island if len(island) == 1 and island[0].iou >= WHOLE_IOU else []
+        return island if len(island) == 1 and island[0].iou >= enough else []
 
     def _explain_as(self, fitter: PyramidFitter, part: np.ndarray, box, name: str, share: float,
                     features: np.ndarray, priors: "Priors",
@@ -981,6 +1001,13 @@ def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
         return part
     cut = part & (strength >= HALF * float(np.median(strength[core > 0]))).astype(np.uint8)
     return fill_holes(cut * 255) // 255
+
+
+def _crop(stats: np.ndarray, margin: int, shape: tuple) -> tuple:
+    """(y0, y1, x0, x1): a component's box (a `cv2.connectedComponentsWithStats` row) grown by
+    `margin` px, within an image of `shape`."""
+    x, y, bw, bh = stats[:4]
+    return max(0, y - margin), min(shape[0], y + bh + margin), max(0, x - margin), min(shape[1], x + bw + margin)
 
 
 def _dominant(blob: np.ndarray, colours: np.ndarray, n_colours: int, pale: list):
