@@ -282,7 +282,7 @@ class PyramidClassifier:
             small = seg.stats[index, cv2.CC_STAT_AREA] * s2 < MIN_AREA
             if small and (priors.card or not priors.white_free):   # a card has its own faint search
                 continue
-            (y0, y1, x0, x1) = _crop(seg.stats[index], FRAGMENT_MARGIN if small else MARGIN, (h, w))
+            y0, y1, x0, x1 = _crop(seg.stats[index], FRAGMENT_MARGIN if small else MARGIN, (h, w))
             blob = (seg.labels[y0:y1, x0:x1] == index).astype(np.uint8)
             colours = pale_as_one(seg.colours[y0:y1, x0:x1], colour_names)
             features = seg.features[y0:y1, x0:x1]
@@ -307,8 +307,6 @@ class PyramidClassifier:
         faces, it may be the one face of a white piece on a cloth of nearly its shade that stood
         out, the rest of it the faces (`_with_faces`, at FRAGMENT_IOU: a fragment's outline is
         rougher)."""
-        if not faces[cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0].any():
-            return []
         _, colour, share = _dominant(blob, colours, n_colours, pale)
         if colour not in pale:
             return []
