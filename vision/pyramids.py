@@ -306,7 +306,10 @@ class PyramidClassifier:
         """A blob too small for a piece (MIN_AREA), off the cards: when pale and beside faint
         faces, it may be the one face of a white piece on a cloth of nearly its shade that stood
         out, the rest of it the faces (`_with_faces`, at FRAGMENT_IOU: a fragment's outline is
-        rougher)."""
+        rougher). Faces beside it are looked for first: most such blobs are noise, and the
+        test is far cheaper than `_with_faces`' labelling."""
+        if not faces[cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0].any():
+            return []
         _, colour, share = _dominant(blob, colours, n_colours, pale)
         if colour not in pale:
             return []
