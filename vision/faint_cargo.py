@@ -32,7 +32,8 @@ CLEAR_OF = 6.0         # mm from a piece found (or a hand): its shadow, not anot
 WINDOW = 45.0          # mm: half the side of the card region a mark's hypotheses are scored on
 REACH = 14.0           # mm: the piece's middle lies this near the mark's centroid at most
 GRID = (4.0, 15.0)     # mm, degrees between the first hypotheses tried; the best few are refined
-FACES = ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4))   # a lying pyramid's, drawn in this order
+FACES = {"lying": ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4))}   # drawn in this order
+TURNS = {"lying": 360.0}   # degrees of heading that differ
 EDGE_SHARE = 0.1       # weight of the edge term (mean gradient over the card's median)
 EDGE_CONTRAST = 2.5    # ... which a piece's edges must reach
 EXPLAINED = 0.15       # share of the level's variance a piece's faces must explain
@@ -44,26 +45,32 @@ def faint_on_cards(view: TopView, features: np.ndarray, cards: list[Card], taken
     """White lying pyramids of `sizes` (of `dims`) on `cards` that no blob showed; `features`
     are the log ratios of the (flattened) top view to the table, `taken` (uint8) the pixels of
     pieces found and of hands."""
-    mpp = view.mm_per_px
     level = level_of(features)
     dark = cv2.blur(level, (3, 3)) < -SHADE
     marked = [(card, *found) for card in cards for found in [_marks(view, card, dark)] if found[2]]
     if not marked:          # what follows is worked out over the whole view
         return []
-    side = int(2 * CLEAR_OF / mpp) | 1
-    near = cv2.dilate(taken, np.ones((side, side), np.uint8)) > 0
-    smooth = cv2.GaussianBlur(level, (0, 0), 0.8)
-    gradient = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
-    fitter, fits = PyramidFitter(view, dims), []
+    table = CardShading(view, level, taken, dims)
+    near, fits = table.near_to([]), []
     for card, box, inner, marks in marked:
         rim = (card.mask(view, -RIM[0]) > 0) & ~(card.mask(view, -RIM[1]) > 0)
         free = np.zeros_like(near)
         free[box] = inner & ~near[box]
-        scale = float(np.median(gradient[free])) if free.any() else 0.0
+        scale = table.scale(free)
         for mark, centre in marks:
-            if scale > 0 and not (mark & (near[box] | rim[box])).any():
-                fits += _fit(fitter, level, gradient, scale, free, centre, sizes)
-    return _kept(fitter, fits, taken)
+            window = None if (mark & (near[box] | rim[box])).any() else table.window(free, scale, centre)
+            fits += [] if window is None else _kept_fit(window, window.best(sizes, tuple(FACES)))
+    return _kept(table.fitter, fits, taken)
+
+
+def _pasted(mask: np.ndarray, found: list[Found], value: int) -> np.ndarray:
+    """A copy of `mask` (uint8, the top view's) set to `value` on the pixels of the pieces `found`."""
+    out = mask.copy()
+    for item in found:
+        x0, y0 = item.box
+        h, w = item.mask.shape
+        out[y0:y0 + h, x0:x0 + w][item.mask > 0] = value
+    return out
 
 
 def _marks(view: TopView, card: Card, dark: np.ndarray) -> tuple[tuple, np.ndarray, list]:
@@ -79,54 +86,100 @@ def _marks(view: TopView, card: Card, dark: np.ndarray) -> tuple[tuple, np.ndarr
                         if stats[i, cv2.CC_STAT_AREA] * view.mm_per_px ** 2 >= MARK_AREA]
 
 
-def _fit(fitter: PyramidFitter, level: np.ndarray, gradient: np.ndarray, scale: float, free: np.ndarray,
-         centre: np.ndarray, sizes: tuple) -> list:
-    """[(score, explained share, size, params, box, crop shape)] of the best lying pyramid
-    explaining the dark mark at `centre` (pixels), or [] when none passes EDGE_CONTRAST and
-    EXPLAINED; the edges' contrast is `gradient` over the card's median `scale`."""
-    view = fitter.view
-    half = int(round(WINDOW / view.mm_per_px))
-    c0, r0 = int(centre[0]) - half, int(centre[1]) - half
-    if c0 < 0 or r0 < 0 or c0 + 2 * half > level.shape[1] or r0 + 2 * half > level.shape[0]:
+class CardShading:
+    """The level of a top view with cards, its gradient, and the pixels near pieces found."""
+
+    def __init__(self, view: TopView, level: np.ndarray, taken: np.ndarray, dims: Dimensions):
+        self.view, self.level = view, level
+        self.side = int(2 * CLEAR_OF / view.mm_per_px) | 1
+        self.taken = taken
+        smooth = cv2.GaussianBlur(level, (0, 0), 0.8)
+        self.gradient = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
+        self.fitter = PyramidFitter(view, dims)
+
+    def near_to(self, found: list[Found]) -> np.ndarray:
+        """The pixels within CLEAR_OF of the `taken` ones or of the pieces `found`."""
+        return cv2.dilate(_pasted(self.taken, found, 255), np.ones((self.side, self.side), np.uint8)) > 0
+
+    def scale(self, free: np.ndarray) -> float:
+        """The median gradient over the `free` pixels of a card (0 when none)."""
+        return float(np.median(self.gradient[free])) if free.any() else 0.0
+
+    def window(self, free: np.ndarray, scale: float, centre: np.ndarray):
+        """The `Window` of the `free` pixels around `centre` (view pixels), whose gradient is
+        judged against `scale`; None when it does not fit in the view, holds no free pixels or
+        the scale is 0."""
+        half = int(round(WINDOW / self.view.mm_per_px))
+        c0, r0 = int(centre[0]) - half, int(centre[1]) - half
+        if c0 < 0 or r0 < 0 or c0 + 2 * half > self.level.shape[1] or r0 + 2 * half > self.level.shape[0]:
+            return None
+        crop = (slice(r0, r0 + 2 * half), slice(c0, c0 + 2 * half))
+        if np.count_nonzero(free[crop]) < 2 or scale <= 0:
+            return None
+        return Window(self, (c0, r0), crop, free[crop], scale, centre)
+
+
+class Window:
+    """A square of a card around a mark, and the score of pyramid hypotheses over it."""
+
+    def __init__(self, table: CardShading, box: tuple, crop: tuple, valid: np.ndarray, scale: float,
+                 centre: np.ndarray):
+        self.fitter, self.box, self.shape = table.fitter, box, valid.shape
+        self.contrast = np.where(valid, table.gradient[crop] / scale, 0.0)
+        self.shading = Shading(table.level[crop], valid)
+        self.regions = np.zeros(valid.shape, np.uint8)
+        tx, ty = table.view.to_table(np.array([centre[0]]), np.array([centre[1]]))
+        self.centre = (float(tx[0]), float(ty[0]))
+
+    def explained(self, pose: str, size: int, params: tuple) -> float:
+        """The share of the level's variance the hypothesis' faces explain."""
+        pts = self.fitter.in_crop(pose, size, params, self.box)
+        self.regions[:] = 0
+        for k, face in enumerate(FACES[pose]):
+            cv2.fillConvexPoly(self.regions, pts[list(face)], k + 1, cv2.LINE_8, SUB)
+        return self.shading.explained(self.regions)
+
+    def edged(self, pose: str, size: int, params: tuple) -> float:
+        """The mean contrast of the level's gradient along the hypothesis' edges."""
+        lines = self.fitter.edges(pose, size, params, self.box, self.shape) > 0
+        return float(self.contrast[lines].mean()) if lines.any() else 0.0
+
+    def score(self, pose: str, size: int, params: tuple) -> float:
+        """`explained` plus EDGE_SHARE of `edged`."""
+        return self.explained(pose, size, params) + EDGE_SHARE * self.edged(pose, size, params)
+
+    def best(self, sizes: tuple, poses: tuple) -> tuple:
+        """(score, pose, size, params) of the best hypothesis whose middle lies within REACH of
+        the window's centre: a grid (`GRID`), its best few refined."""
+        tried = []
+        for pose in poses:
+            for size in sizes:
+                for turn in np.arange(0.0, TURNS[pose], GRID[1]):
+                    offset = self._middle(pose, size, turn)
+                    for dx in np.arange(-REACH, REACH + 1e-6, GRID[0]):
+                        for dy in np.arange(-REACH, REACH + 1e-6, GRID[0]):
+                            params = (self.centre[0] + dx + offset[0], self.centre[1] + dy + offset[1], turn)
+                            tried.append((self.score(pose, size, params), pose, size, params))
+        tried.sort(key=lambda t: -t[0])
+        return max((refine(self.score, *t) for t in tried[:3]), key=lambda t: t[0])
+
+    def _middle(self, pose: str, size: int, turn: float) -> tuple:
+        """Where a hypothesis' position lies from its middle: a lying piece's tip is 2/3 of its
+        length ahead of it."""
+        if pose != "lying":
+            return 0.0, 0.0
+        back = self.fitter.dims.looney_lying_length[size] * 2 / 3
+        return back * math.cos(math.radians(turn)), back * math.sin(math.radians(turn))
+
+
+def _kept_fit(window: Window, best: tuple) -> list:
+    """[(score, explained share, pose, size, params, box, crop shape)] of a search's best, or []
+    when it does not pass EDGE_CONTRAST and EXPLAINED."""
+    score, pose, size, params = best
+    share = window.explained(pose, size, params)
+    if window.edged(pose, size, params) < EDGE_CONTRAST or share < EXPLAINED:
         return []
-    box, crop = (c0, r0), (slice(r0, r0 + 2 * half), slice(c0, c0 + 2 * half))
-    valid = free[crop]
-    if np.count_nonzero(valid) < 2:
-        return []
-    edges_contrast = np.where(valid, gradient[crop] / scale, 0.0)
-    shading = Shading(level[crop], valid)
-    regions = np.zeros(valid.shape, np.uint8)
-
-    def explained(size, params):
-        pts = fitter.in_crop("lying", size, params, box)
-        regions[:] = 0
-        for k, face in enumerate(FACES):
-            cv2.fillConvexPoly(regions, pts[list(face)], k + 1, cv2.LINE_8, SUB)
-        return shading.explained(regions)
-
-    def edged(size, params):
-        lines = fitter.edges("lying", size, params, box, valid.shape) > 0
-        return float(edges_contrast[lines].mean()) if lines.any() else 0.0
-
-    def score(_pose, size, params):
-        return explained(size, params) + EDGE_SHARE * edged(size, params)
-
-    tx, ty = view.to_table(np.array([centre[0]]), np.array([centre[1]]))
-    tried = []
-    for size in sizes:
-        back = fitter.dims.looney_lying_length[size] * 2 / 3      # the middle, from the tip
-        for heading in np.arange(0.0, 360.0, GRID[1]):
-            u = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
-            for dx in np.arange(-REACH, REACH + 1e-6, GRID[0]):
-                for dy in np.arange(-REACH, REACH + 1e-6, GRID[0]):
-                    params = (tx[0] + dx + u[0] * back, ty[0] + dy + u[1] * back, heading)
-                    tried.append((score("lying", size, params), "lying", size, params))
-    tried.sort(key=lambda t: -t[0])
-    best, _, size, params = max((refine(score, *t) for t in tried[:3]), key=lambda t: t[0])
-    share = explained(size, params)
-    if edged(size, params) < EDGE_CONTRAST or share < EXPLAINED:
-        return []
-    return [(best, share, size, params, box, valid.shape)]
+    return [(score, share, pose, size, params, window.box, window.shape)]
 
 
 def _kept(fitter: PyramidFitter, fits: list, taken: np.ndarray) -> list[Found]:
@@ -134,13 +187,13 @@ def _kept(fitter: PyramidFitter, fits: list, taken: np.ndarray) -> list[Found]:
     piece found or on a fit kept before (a piece's dark side may show as two marks)."""
     covered = (taken > 0).astype(np.uint8)
     found = []
-    for best, share, size, params, box, shape in sorted(fits, key=lambda f: -f[0]):
-        mask = silhouette_mask(fitter, np.zeros(shape, np.uint8), box, "lying", size, params)
+    for best, share, pose, size, params, box, shape in sorted(fits, key=lambda f: -f[0]):
+        mask = silhouette_mask(fitter, np.zeros(shape, np.uint8), box, pose, size, params)
         under = covered[box[1]:box[1] + shape[0], box[0]:box[0] + shape[1]]
         if np.count_nonzero(mask & under) > OVERLAP * np.count_nonzero(mask):
             continue
         under |= mask
-        fields = {**piece_fields("lying", size, params), "color": "white",
+        fields = {**piece_fields(pose, size, params), "color": "white",
                   "confidence": round(float(np.clip(best / 2, 0.05, 0.8)), 2)}
         found.append(Found(fields, mask, box, share))
     return found
