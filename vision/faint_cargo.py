@@ -1,14 +1,15 @@
-"""White pyramids lying on a light home card that barely differ from its stock.
+"""White pyramids on a light home card that barely differ from its stock.
 
-A white pyramid lying on white card stock may show no face much brighter than the card: its lit
+A white pyramid on white card stock may show no face much brighter than the card: its lit
 faces are within a few per cent of it, under the card's grain even after `cards.flatten`'s lift,
 and no blob is found. What shows is its dark side, a face turned from the light and its
 shadow, far darker than the card's grain (within 2 %), and the lines its edges draw. Such a dark
 mark on a card, away from every piece found and from the card's rim (a piece beside the card
-casts its shadow across the rim), is explained by a lying pyramid: each hypothesis splits the
-card around the mark into its four faces and the rest, and is scored by the share of the level's
-variance those regions explain (`Shading`: each face is evenly lit) plus how strong the level's
-gradient is along the lines its edges cast (`PyramidFitter.edges`), over the card's median.
+casts its shadow across the rim), is explained by a pyramid, lying or standing: each hypothesis
+splits the card around the mark into its four faces and the rest, and is scored by the share of
+the level's variance those regions explain (`Shading`: each face is evenly lit) plus how strong
+the level's gradient is along the lines its edges cast (`PyramidFitter.edges`), over the card's
+median.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from referee.dimensions import Dimensions
 from vision.cards import Card
-from vision.pyramids import SUB, Found, PyramidFitter, piece_fields, refine, silhouette_mask
+from vision.pyramids import FACES as PYRAMID_FACES, SUB, Found, PyramidFitter, piece_fields, refine, silhouette_mask
 from vision.segment import level_of
 from vision.shading import Shading
 from vision.topview import TopView
@@ -32,8 +33,9 @@ CLEAR_OF = 6.0         # mm from a piece found (or a hand): its shadow, not anot
 WINDOW = 45.0          # mm: half the side of the card region a mark's hypotheses are scored on
 REACH = 14.0           # mm: the piece's middle lies this near the mark's centroid at most
 GRID = (4.0, 15.0)     # mm, degrees between the first hypotheses tried; the best few are refined
-FACES = {"lying": ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4))}   # drawn in this order
-TURNS = {"lying": 360.0}   # degrees of heading that differ
+FACES = {"lying": ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4)),   # drawn in this order
+         "standing": PYRAMID_FACES["standing"]}
+TURNS = {"lying": 360.0, "standing": 90.0}   # degrees of heading (yaw) that differ
 EDGE_SHARE = 0.1       # weight of the edge term (mean gradient over the card's median)
 EDGE_CONTRAST = 2.5    # ... which a piece's edges must reach
 EXPLAINED = 0.15       # share of the level's variance a piece's faces must explain
@@ -42,9 +44,9 @@ OVERLAP = 0.1          # share of its silhouette over a piece found (or fitted) 
 
 def faint_on_cards(view: TopView, features: np.ndarray, cards: list[Card], taken: np.ndarray,
                    dims: Dimensions, sizes: tuple) -> list[Found]:
-    """White lying pyramids of `sizes` (of `dims`) on `cards` that no blob showed; `features`
-    are the log ratios of the (flattened) top view to the table, `taken` (uint8) the pixels of
-    pieces found and of hands."""
+    """White pyramids of `sizes` (of `dims`) on `cards` that no blob showed; `features` are the
+    log ratios of the (flattened) top view to the table, `taken` (uint8) the pixels of pieces
+    found and of hands."""
     level = level_of(features)
     dark = cv2.blur(level, (3, 3)) < -SHADE
     marked = [(card, *found) for card in cards for found in [_marks(view, card, dark)] if found[2]]
