@@ -271,6 +271,11 @@ HELD_OUT_READINGS = [
     # that stood out was a blob under MIN_AREA, dropped as noise before its faint faces were
     # looked at. Such a pale fragment beside faint faces is now fitted with them
     ("icehouse", 170000, 18, "p5", 3.0, ("white", 1, "standing")),
+    # white treasure lying on a home card (199000, 223000): its one lit face made a blob that
+    # fitted a small standing 15 to 20 mm away. A white piece a blob shows standing on a card is
+    # now read lying when a lying piece explains the card's shading around it better
+    ("icepirates", 199000, 2, "tyellow", 3.0, ("white", 1, "lying")),
+    ("icepirates", 223000, 6, "tpurple", 3.0, ("white", 1, "lying")),
 ]
 
 

@@ -22,7 +22,7 @@ from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
-from vision.faint_cargo import faint_on_cards
+from vision.faint_cargo import faint_on_cards, lying_instead
 from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import rectify
@@ -130,6 +130,7 @@ class Detector:
         cargo = [f for c in self.classifiers
                  for f in c.detect(view, _only(seg, deck), colours, "", on_card=True, treasure=treasure)]
         sizes = game_rules("", treasure).get("white", ((1, 2, 3),))[0]
+        cargo = lying_instead(view, seg.features, cards, cargo, _taken(seg, sea + cargo), self.dims, sizes)
         cargo += faint_on_cards(view, seg.features, cards, _taken(seg, sea + cargo), self.dims, sizes)
         return sea + cargo, {id(f) for f in cargo}
 

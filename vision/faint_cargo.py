@@ -10,6 +10,10 @@ splits the card around the mark into its four faces and the rest, and is scored 
 the level's variance those regions explain (`Shading`: each face is evenly lit) plus how strong
 the level's gradient is along the lines its edges cast (`PyramidFitter.edges`), over the card's
 median.
+
+The same score gives a second look at a white piece a blob showed standing on a card
+(`lying_instead`): a lying piece's lit faces alone may look like a standing one's, and its dark
+faces and shadow tell the two apart.
 """
 from __future__ import annotations
 
@@ -63,6 +67,40 @@ def faint_on_cards(view: TopView, features: np.ndarray, cards: list[Card], taken
             window = None if (mark & (near[box] | rim[box])).any() else table.window(free, scale, centre)
             fits += [] if window is None else _kept_fit(window, window.best(sizes, tuple(FACES)))
     return _kept(table.fitter, fits, taken)
+
+
+def lying_instead(view: TopView, features: np.ndarray, cards: list[Card], cargo: list[Found],
+                  taken: np.ndarray, dims: Dimensions, sizes: tuple) -> list[Found]:
+    """`cargo` with each white piece of `sizes` a blob showed standing on a card read lying
+    instead when a lying piece explains the card around it better; `taken` are the pixels of
+    the pieces found and of hands, `cargo` among them. A lying piece's lit faces alone may look
+    like a standing one's. Not the other way round: a blob read lying shows the piece's length,
+    and asked there this score was wrong more often than the blob."""
+    table, inner, out = None, None, []
+    for item in cargo:
+        f = item.fields
+        if f.get("color") != "white" or f["pose"] != "standing" or f["size"] not in sizes:
+            out.append(item)
+            continue
+        if table is None:
+            table = CardShading(view, level_of(features), _pasted(taken, cargo, 0), dims)
+            inner = np.any([card.mask(view, -INSET) > 0 for card in cards], axis=0)
+        out.append(_laid(table, inner & ~table.near_to([o for o in cargo if o is not item]), item, sizes))
+    return out
+
+
+def _laid(table: CardShading, free: np.ndarray, item: Found, sizes: tuple) -> Found:
+    """`item` (standing), or the lying piece that explains the `free` pixels around it better."""
+    f = item.fields
+    window = table.window(free, table.scale(free), table.view.to_pixels(np.array([[f["x"], f["y"]]]))[0])
+    if window is None:
+        return item
+    best, pose, size, params = window.best(sizes, ("lying",))
+    if best <= window.best_turned("standing", f["size"], (f["x"], f["y"])):
+        return item
+    mask = silhouette_mask(table.fitter, np.zeros(window.shape, np.uint8), window.box, pose, size, params)
+    fields = {**piece_fields(pose, size, params), "color": "white", "confidence": f.get("confidence", 0.5)}
+    return Found(fields, mask, window.box, window.explained(pose, size, params))
 
 
 def _pasted(mask: np.ndarray, found: list[Found], value: int) -> np.ndarray:
@@ -164,6 +202,12 @@ class Window:
                             tried.append((self.score(pose, size, params), pose, size, params))
         tried.sort(key=lambda t: -t[0])
         return max((refine(self.score, *t) for t in tried[:3]), key=lambda t: t[0])
+
+    def best_turned(self, pose: str, size: int, at: tuple) -> float:
+        """The best score of a piece at `at`, over its headings (yaws), refined."""
+        start = max((self.score(pose, size, (*at, turn)), pose, size, (*at, turn))
+                    for turn in np.arange(0.0, TURNS[pose], GRID[1] / 2))
+        return refine(self.score, *start)[0]
 
     def _middle(self, pose: str, size: int, turn: float) -> tuple:
         """Where a hypothesis' position lies from its middle: a lying piece's tip is 2/3 of its
