@@ -276,6 +276,12 @@ HELD_OUT_READINGS = [
     # now read lying when a lying piece explains the card's shading around it better
     ("icepirates", 199000, 2, "tyellow", 3.0, ("white", 1, "lying")),
     ("icepirates", 223000, 6, "tpurple", 3.0, ("white", 1, "lying")),
+    # white pieces standing on cloth of nearly their shade, read clear: an Ice Pirates island
+    # (271000) and an Icehouse small (270000). Their faces are evenly lit, as clear plastic's are
+    # not: a part read as one clear piece standing whose faces explain most of its brightness is
+    # now white where the rules allow
+    ("icepirates", 271000, 13, "i1", 3.0, ("white", 3, "standing")),
+    ("icehouse", 270000, 23, "p1", 3.0, ("white", 1, "standing")),
 ]
 
 

@@ -92,6 +92,9 @@ CLEAR_NEAR_IOU = 0.75      # ... less the nearer the bar its score is (this well
 CLEAR_POOR_IOU = 0.7       # a part read clear that no one clear piece fits this well may be white:
 WHITE_FIT_IOU = 0.45       # ... it is when one white piece fits it this well
 WHITE_BEHIND = 0.1         # ... and at most this much worse than the clear piece
+OPAQUE_SHARE = 0.6         # a part read as one clear piece standing whose faces explain this share
+                           # of its brightness (`Shading`, at the best yaw) is white
+OPAQUE_YAW_STEP = 3.0      # degrees between the yaws tried for it
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
 CARD_CLEAR_SCORE = 0.62
@@ -321,6 +324,8 @@ class PyramidClassifier:
         named from the part's look:
         - a part with faint faces beside it may be one white piece's lit face or fragment
           (`_with_faces`; in Ice Pirates' sea, only a clear-looking part, an island's);
+        - a part read as one clear piece standing, whose faces explain most of its brightness
+          (`_opaque`), is white where the rules allow: evenly lit faces are opaque ones;
         - a part read as one white piece's lit faces alone, and not far from looking clear
           (`LIT_DOUBT`), is clear if one clear piece fits all of it well enough
           (`_clear_fit_needed`; a small clear one lying looks like a large white one's lit face);
@@ -345,6 +350,9 @@ class PyramidClassifier:
         if joined:
             return joined
         found = self._explain_as(fitter, part, box, name, share, features, priors)
+        if name == "clear" and not priors.card and _opaque(fitter, part, box, features, found, priors):
+            white = self._explain_as(fitter, part, box, "white", share, features, priors)
+            return white if len(white) == 1 else [replace(found[0], fields={**found[0].fields, "color": "white"})]
         if name == "clear" and priors.white_free and _fits_poorly(found):
             white = self._explain_as(fitter, part, box, "white", share, features, priors)
             best = found[0].iou if found else 0.0
@@ -876,6 +884,21 @@ def _clear_fit_needed(score: float, clear_above: float) -> float:
     CLEAR_WHOLE_IOU where the doubt starts down to CLEAR_NEAR_IOU at the clear bar."""
     nearness = (score - (clear_above - LIT_DOUBT)) / LIT_DOUBT
     return CLEAR_WHOLE_IOU - (CLEAR_WHOLE_IOU - CLEAR_NEAR_IOU) * nearness
+
+
+def _opaque(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray, clear: list,
+            priors: Priors) -> bool:
+    """Whether the clear pieces `_explain_as` found for a part are one standing piece whose
+    faces, at its best yaw, explain OPAQUE_SHARE of the part's brightness, as evenly lit opaque
+    faces do (clear plastic shows the table and bright edges), where the rules allow it white."""
+    if len(clear) != 1 or clear[0].fields["pose"] != "standing":
+        return False
+    f = clear[0].fields
+    if not priors.known("white", None, None).allows(("standing", f["size"])):
+        return False
+    shading = Shading(level_of(features), part > 0)
+    return any(shading.explained(fitter.faces("standing", f["size"], (f["x"], f["y"], yaw), box, part.shape))
+               >= OPAQUE_SHARE for yaw in np.arange(0.0, 90.0, OPAQUE_YAW_STEP))
 
 
 def _fits_poorly(clear: list) -> bool:
