@@ -282,6 +282,8 @@ HELD_OUT_READINGS = [
     # now white where the rules allow
     ("icepirates", 271000, 13, "i1", 3.0, ("white", 3, "standing")),
     ("icehouse", 270000, 23, "p1", 3.0, ("white", 1, "standing")),
+    # the same for a white large lying (264000), its faces explaining 70 % or more
+    ("icehouse", 264000, 19, "p15", 3.0, ("white", 3, "lying")),
 ]
 
 

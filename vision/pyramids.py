@@ -92,9 +92,10 @@ CLEAR_NEAR_IOU = 0.75      # ... less the nearer the bar its score is (this well
 CLEAR_POOR_IOU = 0.7       # a part read clear that no one clear piece fits this well may be white:
 WHITE_FIT_IOU = 0.45       # ... it is when one white piece fits it this well
 WHITE_BEHIND = 0.1         # ... and at most this much worse than the clear piece
-OPAQUE_SHARE = 0.6         # a part read as one clear piece standing whose faces explain this share
-                           # of its brightness (`Shading`, at the best yaw) is white
-OPAQUE_YAW_STEP = 3.0      # degrees between the yaws tried for it
+OPAQUE_SHARE = {"standing": 0.6, "lying": 0.7}   # a part read as one clear piece whose faces
+                           # explain this share of its brightness (`Shading`; standing, at the
+                           # best yaw) is white
+OPAQUE_YAW_STEP = 3.0      # degrees between the yaws tried
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
 CARD_CLEAR_SCORE = 0.62
@@ -324,8 +325,8 @@ class PyramidClassifier:
         named from the part's look:
         - a part with faint faces beside it may be one white piece's lit face or fragment
           (`_with_faces`; in Ice Pirates' sea, only a clear-looking part, an island's);
-        - a part read as one clear piece standing, whose faces explain most of its brightness
-          (`_opaque`), is white where the rules allow: evenly lit faces are opaque ones;
+        - a part read as one clear piece whose faces explain most of its brightness (`_opaque`)
+          is white where the rules allow: evenly lit faces are opaque ones;
         - a part read as one white piece's lit faces alone, and not far from looking clear
           (`LIT_DOUBT`), is clear if one clear piece fits all of it well enough
           (`_clear_fit_needed`; a small clear one lying looks like a large white one's lit face);
@@ -888,17 +889,20 @@ def _clear_fit_needed(score: float, clear_above: float) -> float:
 
 def _opaque(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray, clear: list,
             priors: Priors) -> bool:
-    """Whether the clear pieces `_explain_as` found for a part are one standing piece whose
-    faces, at its best yaw, explain OPAQUE_SHARE of the part's brightness, as evenly lit opaque
-    faces do (clear plastic shows the table and bright edges), where the rules allow it white."""
-    if len(clear) != 1 or clear[0].fields["pose"] != "standing":
+    """Whether the clear pieces `_explain_as` found for a part are one piece whose faces (a
+    standing one's at its best yaw) explain OPAQUE_SHARE of the part's brightness, as evenly lit
+    opaque faces do (clear plastic shows the table and bright edges), where the rules allow it
+    white."""
+    if len(clear) != 1:
         return False
     f = clear[0].fields
-    if not priors.known("white", None, None).allows(("standing", f["size"])):
+    pose, size = f["pose"], f["size"]
+    if not priors.known("white", None, None).allows((pose, size)):
         return False
     shading = Shading(level_of(features), part > 0)
-    return any(shading.explained(fitter.faces("standing", f["size"], (f["x"], f["y"], yaw), box, part.shape))
-               >= OPAQUE_SHARE for yaw in np.arange(0.0, 90.0, OPAQUE_YAW_STEP))
+    turns = [f["heading"]] if pose == "lying" else np.arange(0.0, 90.0, OPAQUE_YAW_STEP)
+    return any(shading.explained(fitter.faces(pose, size, (f["x"], f["y"], turn), box, part.shape))
+               >= OPAQUE_SHARE[pose] for turn in turns)
 
 
 def _fits_poorly(clear: list) -> bool:
