@@ -23,7 +23,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.faint_cargo import faint_on_cards, lying_instead
-from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one
+from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one, pasted
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import rectify
 
@@ -130,8 +130,8 @@ class Detector:
         cargo = [f for c in self.classifiers
                  for f in c.detect(view, _only(seg, deck), colours, "", on_card=True, treasure=treasure)]
         sizes = game_rules("", treasure).get("white", ((1, 2, 3),))[0]
-        cargo = lying_instead(view, seg.features, cards, cargo, _taken(seg, sea + cargo), self.dims, sizes)
-        cargo += faint_on_cards(view, seg.features, cards, _taken(seg, sea + cargo), self.dims, sizes)
+        cargo = lying_instead(view, seg.features, cards, cargo, pasted(seg.hands, sea + cargo, 255), self.dims, sizes)
+        cargo += faint_on_cards(view, seg.features, cards, pasted(seg.hands, sea + cargo, 255), self.dims, sizes)
         return sea + cargo, {id(f) for f in cargo}
 
     def _cards(self, view, cards: list[Card], pieces: list[Found], cargo: set) -> list[Found]:
@@ -190,16 +190,6 @@ def _at_edge(seg: Segmentation) -> np.ndarray:
     edge = reaches_edge(seg.stats, seg.labels.shape)
     edge[0] = False
     return edge
-
-
-def _taken(seg: Segmentation, found: list[Found]) -> np.ndarray:
-    """The top-view pixels (uint8 0/255) of the pieces `found` and of the hands."""
-    taken = seg.hands.copy()
-    for item in found:
-        x0, y0 = item.box
-        h, w = item.mask.shape
-        taken[y0:y0 + h, x0:x0 + w] |= (item.mask > 0).astype(np.uint8) * 255
-    return taken
 
 
 def _relabelled(seg: Segmentation, labels: np.ndarray) -> Segmentation:

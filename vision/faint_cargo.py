@@ -24,7 +24,8 @@ import numpy as np
 
 from referee.dimensions import Dimensions
 from vision.cards import Card
-from vision.pyramids import FACES as PYRAMID_FACES, SUB, Found, PyramidFitter, piece_fields, refine, silhouette_mask
+from vision.pyramids import (FACES as PYRAMID_FACES, SUB, Found, PyramidFitter, pasted, piece_fields, refine,
+                             silhouette_mask)
 from vision.segment import level_of
 from vision.shading import Shading
 from vision.topview import TopView
@@ -83,7 +84,7 @@ def lying_instead(view: TopView, features: np.ndarray, cards: list[Card], cargo:
             out.append(item)
             continue
         if table is None:
-            table = CardShading(view, level_of(features), _pasted(taken, cargo, 0), dims)
+            table = CardShading(view, level_of(features), pasted(taken, cargo, 0), dims)
             inner = np.any([card.mask(view, -INSET) > 0 for card in cards], axis=0)
         out.append(_laid(table, inner & ~table.near_to([o for o in cargo if o is not item]), item, sizes))
     return out
@@ -101,16 +102,6 @@ def _laid(table: CardShading, free: np.ndarray, item: Found, sizes: tuple) -> Fo
     mask = silhouette_mask(table.fitter, np.zeros(window.shape, np.uint8), window.box, pose, size, params)
     fields = {**piece_fields(pose, size, params), "color": "white", "confidence": f.get("confidence", 0.5)}
     return Found(fields, mask, window.box, window.explained(pose, size, params))
-
-
-def _pasted(mask: np.ndarray, found: list[Found], value: int) -> np.ndarray:
-    """A copy of `mask` (uint8, the top view's) set to `value` on the pixels of the pieces `found`."""
-    out = mask.copy()
-    for item in found:
-        x0, y0 = item.box
-        h, w = item.mask.shape
-        out[y0:y0 + h, x0:x0 + w][item.mask > 0] = value
-    return out
 
 
 def _marks(view: TopView, card: Card, dark: np.ndarray) -> tuple[tuple, np.ndarray, list]:
@@ -139,7 +130,7 @@ class CardShading:
 
     def near_to(self, found: list[Found]) -> np.ndarray:
         """The pixels within CLEAR_OF of the `taken` ones or of the pieces `found`."""
-        return cv2.dilate(_pasted(self.taken, found, 255), np.ones((self.side, self.side), np.uint8)) > 0
+        return cv2.dilate(pasted(self.taken, found, 255), np.ones((self.side, self.side), np.uint8)) > 0
 
     def scale(self, free: np.ndarray) -> float:
         """The median gradient over the `free` pixels of a card (0 when none)."""

@@ -133,6 +133,16 @@ class Found:
     lit: bool = False         # only its lit faces were fitted (a white piece's others unseen)
 
 
+def pasted(mask: np.ndarray, found: list[Found], value: int) -> np.ndarray:
+    """A copy of `mask` (uint8, the top view's) set to `value` on the pixels of the pieces `found`."""
+    out = mask.copy()
+    for item in found:
+        x0, y0 = item.box
+        h, w = item.mask.shape
+        out[y0:y0 + h, x0:x0 + w][item.mask > 0] = value
+    return out
+
+
 def _moments(poly: np.ndarray) -> tuple[float, np.ndarray, float]:
     """Area, centroid and axis angle (degrees, mod 180) of a polygon or point set."""
     m = cv2.moments(poly.astype(np.float32))
