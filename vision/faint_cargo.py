@@ -74,7 +74,7 @@ def lying_instead(view: TopView, features: np.ndarray, cards: list[Card], cargo:
                   taken: np.ndarray, dims: Dimensions, sizes: tuple) -> list[Found]:
     """`cargo` with each white piece of `sizes` a blob showed standing on a card read lying
     instead when a lying piece explains the card around it better; `taken` are the pixels of
-    the pieces found and of hands, `cargo` among them. A lying piece's lit faces alone may look
+    the other pieces found (not `cargo`) and of hands. A lying piece's lit faces alone may look
     like a standing one's. Not the other way round: a blob read lying shows the piece's length,
     and asked there this score was wrong more often than the blob."""
     table, inner, out = None, None, []
@@ -84,7 +84,7 @@ def lying_instead(view: TopView, features: np.ndarray, cards: list[Card], cargo:
             out.append(item)
             continue
         if table is None:
-            table = CardShading(view, level_of(features), pasted(taken, cargo, 0), dims)
+            table = CardShading(view, level_of(features), taken, dims)
             inner = np.any([card.mask(view, -INSET) > 0 for card in cards], axis=0)
         out.append(_laid(table, inner & ~table.near_to([o for o in cargo if o is not item]), item, sizes))
     return out
