@@ -284,6 +284,12 @@ HELD_OUT_READINGS = [
     ("icehouse", 270000, 23, "p1", 3.0, ("white", 1, "standing")),
     # the same for a white large lying (264000), its faces explaining 70 % or more
     ("icehouse", 264000, 19, "p15", 3.0, ("white", 3, "lying")),
+    # white smalls lying on cloth showing only their lit upper face, read as the lit faces of a
+    # standing large (276000) or medium (138000) 14 to 16 mm away: the outline fitted, but the
+    # standing piece's faces cut across the bright face. A lit-faces reading now gives way to
+    # the whole one when the whole one's faces explain far more of the brightness
+    ("icehouse", 276000, 6, "p8", 3.0, ("white", 1, "lying")),
+    ("icehouse", 138000, 24, "p11", 3.0, ("white", 1, "lying")),
 ]
 
 

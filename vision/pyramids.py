@@ -65,6 +65,8 @@ PARTLY_LIT = {card: tuple(tuple((pose, size) for size in (1, 2, 3) for pose in p
 WHITE_FLOOR = 0.03           # log brightness over the table below which a pixel may be table
 SHADE = 0.04                # ... and under the table beyond which it is a shadow or an unlit face
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
+LIT_GAP = 0.35              # ... and kept, beating a whole one, unless the whole one's faces explain
+                            # this much more of the brightness (`_lit_or_whole`)
 AREA_RATIO = (0.5, 2.0)     # a hypothesis is tried when its area over the blob's is within this
 BASE_AREA_LOW = 0.35        # ... or from this up for a base face alone: a thin strip, which the
                             # blurred rim widens more than a whole piece
@@ -630,7 +632,8 @@ class PyramidClassifier:
         and pyramids of which only the lit faces show are tried too: off a card
         each group (standing, lying) only while nothing tried before fits well, on a card
         always (a lying piece's upper face passes for a whole smaller one, or for a standing
-        one's lit faces). A base face alone looks the same with the body on either side of it:
+        one's lit faces), and kept unless the whole one's faces explain far more of the
+        brightness (`_lit_or_whole`). A base face alone looks the same with the body on either side of it:
         the side whose pixels say more for a whole piece wins."""
         known = known or Known()
         level = known.level
@@ -666,12 +669,15 @@ class PyramidClassifier:
         found = _settled(ranked, score)
         if level is not None and found is not None:
             found = _turned_over(found, ranked, score, fitter, box, level, part)
+        whole = found
         for group in PARTLY_LIT[known.card] if level is not None else ():
             if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
                 break
             lit = _settled(_ranked([h for h in group if known.allows(h)], *args), score)
             if lit is not None and (found is None or lit[0] > found[0]):
                 found = lit
+        if whole is not None and found is not whole:
+            found = _lit_or_whole(found, whole, fitter, box, level, part)
         if found is None:
             return None
         _, hypothesis, size, params = found
@@ -809,6 +815,20 @@ def _turned_over(found: tuple, ranked: list, score, fitter: PyramidFitter, box, 
     seen = [shading.explained(fitter.faces(pose, size, params, box, part.shape))
             for _, pose, size, params in (found, rival)]
     return rival if seen[1] > seen[0] + TURN_SHARE else found
+
+
+def _lit_or_whole(lit: tuple, whole: tuple, fitter: PyramidFitter, box, level: np.ndarray,
+                  part: np.ndarray) -> tuple:
+    """Of a white part's best lit-faces hypothesis `lit`, which scored higher, and its best
+    whole one (each (score, pose, size, params)), the whole one when its faces explain
+    LIT_GAP more of the brightness over both silhouettes and the part (`Shading`): the lit
+    face of a small lying piece passes for a large standing one's, but the large one's faces
+    then cut across the bright face where the small one's follow it."""
+    masks = [silhouette_mask(fitter, part, box, whole_pose(pose), size, params) for _, pose, size, params in (lit, whole)]
+    shading = Shading(level, (part | masks[0] | masks[1]) > 0)
+    seen = [shading.explained(fitter.faces(whole_pose(pose), size, params, box, part.shape))
+            for _, pose, size, params in (lit, whole)]
+    return whole if seen[1] > seen[0] + LIT_GAP else lit
 
 
 def refine(score, best, pose, size, params):
