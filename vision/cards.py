@@ -39,6 +39,7 @@ TEXTURE = 0.05               # log grey standard deviation over TEXTURE_WINDOW a
 TEXTURE_WINDOW = 5.0         # mm (plain stock is smooth; clear plastic, as light, has edges and glints)
 STOCK_CHROMA = 0.1           # log chroma off the cloth's under which it may be card stock
 CORE = 31.0                  # mm: an opening this wide removes pieces, not a card
+SPLIT = 45.0                 # mm: ... and this wide parts two cards a piece joins (not one card)
 RECTANGULAR = 0.7            # share of its rectangle a card's region fills (pieces touching it bulge)
 SUPPORT = 0.6                # share of the edges' profiles that must agree with a card
 EDGE_REACH = (10.0, 3.0)     # mm searched on either side of an edge, per refinement pass
@@ -99,15 +100,13 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # the opening pulls a card's region back from an arm it touches: reach as far to find it
     near_arm = cv2.dilate(arms, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     area = expected[0] * expected[1] / s ** 2
     grey = LINEAR[gray]     # linear light: a blurred edge is halfway up at the edge
     cards = []
-    for index in range(1, n):
-        if not (1 - SIZE_TOLERANCE) ** 2 * area < stats[index, cv2.CC_STAT_AREA] < (1 + SIZE_TOLERANCE) ** 2 * area:
-            continue
-        region = labels == index
+    for region in _regions(core, (1 + SIZE_TOLERANCE) ** 2 * area, int(SPLIT / s) | 1):
         rows, cols = np.nonzero(region)
+        if not (1 - SIZE_TOLERANCE) ** 2 * area < len(rows) < (1 + SIZE_TOLERANCE) ** 2 * area:
+            continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([cols, rows], axis=1).astype(np.float32))
         if len(rows) < RECTANGULAR * w * h:
             continue
@@ -123,6 +122,22 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
         if card.support >= SUPPORT and max(sides) <= SIZE_TOLERANCE and whole:
             cards.append(card)
     return cards
+
+
+def _regions(core: np.ndarray, most: float, k: int):
+    """Bool masks of the regions of `core` (uint8) that may each be a card. One larger than
+    `most` pixels may be cards touching, or joined by a piece between them: it is opened again
+    with a `k`-pixel ellipse (`SPLIT` mm), and its parts are the regions."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    for index in range(1, n):
+        region = labels == index
+        if stats[index, cv2.CC_STAT_AREA] < most:
+            yield region
+            continue
+        parts = cv2.morphologyEx(region.astype(np.uint8), cv2.MORPH_OPEN,
+                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        m, split = cv2.connectedComponents(parts, connectivity=8)
+        yield from (split == j for j in range(1, m))
 
 
 def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
