@@ -290,6 +290,11 @@ HELD_OUT_READINGS = [
     # the whole one when the whole one's faces explain far more of the brightness
     ("icehouse", 276000, 6, "p8", 3.0, ("white", 1, "lying")),
     ("icehouse", 138000, 24, "p11", 3.0, ("white", 1, "lying")),
+    # tred (281000), a white small lying on its home that no blob showed, read standing by the
+    # dark-side search: the grid's best few were all standing and only they were refined, and a
+    # refined standing beat an unrefined lying that refined scored higher. The best few of each
+    # pose are now refined
+    ("icepirates", 281000, 1, "tred", 6.0, ("white", 1, "lying")),
 ]
 
 

@@ -181,16 +181,20 @@ class Window:
 
     def best(self, sizes: tuple, poses: tuple) -> tuple:
         """(score, pose, size, params) of the best hypothesis whose middle lies within REACH of
-        the window's centre: a grid (`GRID`), its best few refined."""
+        the window's centre: a grid (`GRID`), the best few of each pose refined (a pose whose
+        grid points fall less well would otherwise never be refined)."""
+        return max((self._best_of(sizes, pose) for pose in poses), key=lambda t: t[0])
+
+    def _best_of(self, sizes: tuple, pose: str) -> tuple:
+        """`best` of one pose."""
         tried = []
-        for pose in poses:
-            for size in sizes:
-                for turn in np.arange(0.0, TURNS[pose], GRID[1]):
-                    offset = self._middle(pose, size, turn)
-                    for dx in np.arange(-REACH, REACH + 1e-6, GRID[0]):
-                        for dy in np.arange(-REACH, REACH + 1e-6, GRID[0]):
-                            params = (self.centre[0] + dx + offset[0], self.centre[1] + dy + offset[1], turn)
-                            tried.append((self.score(pose, size, params), pose, size, params))
+        for size in sizes:
+            for turn in np.arange(0.0, TURNS[pose], GRID[1]):
+                offset = self._middle(pose, size, turn)
+                for dx in np.arange(-REACH, REACH + 1e-6, GRID[0]):
+                    for dy in np.arange(-REACH, REACH + 1e-6, GRID[0]):
+                        params = (self.centre[0] + dx + offset[0], self.centre[1] + dy + offset[1], turn)
+                        tried.append((self.score(pose, size, params), pose, size, params))
         tried.sort(key=lambda t: -t[0])
         return max((refine(self.score, *t) for t in tried[:3]), key=lambda t: t[0])
 
