@@ -67,6 +67,7 @@ SHADE = 0.04                # ... and under the table beyond which it is a shado
 PARTLY_LIT_IOU = 0.75       # ... when nothing tried before overlaps a white blob this well
 LIT_GAP = 0.35              # ... and kept, beating a whole one, unless the whole one's faces explain
                             # this much more of the brightness (`_lit_or_whole`)
+BASE_GAP = 0.4              # a base face's body side by its faces' shading when they differ this much
 AREA_RATIO = (0.5, 2.0)     # a hypothesis is tried when its area over the blob's is within this
 BASE_AREA_LOW = 0.35        # ... or from this up for a base face alone: a thin strip, which the
                             # blurred rim widens more than a whole piece
@@ -682,7 +683,7 @@ class PyramidClassifier:
             return None
         _, hypothesis, size, params = found
         if hypothesis == "base":
-            params = max((params, _flipped(fitter, size, params)), key=lambda p: evidence("lying", size, p))
+            params = _base_side(params, _flipped(fitter, size, params), size, evidence, fitter, box, level, part)
         iou, mask = self._iou(fitter, part, box, hypothesis, size, params, known.shaded)
         pose = whole_pose(hypothesis)
         if hypothesis != pose:       # the piece covers its unlit faces too
@@ -821,14 +822,35 @@ def _lit_or_whole(lit: tuple, whole: tuple, fitter: PyramidFitter, box, level: n
                   part: np.ndarray) -> tuple:
     """Of a white part's best lit-faces hypothesis `lit`, which scored higher, and its best
     whole one (each (score, pose, size, params)), the whole one when its faces explain
-    LIT_GAP more of the brightness over both silhouettes and the part (`Shading`): the lit
-    face of a small lying piece passes for a large standing one's, but the large one's faces
-    then cut across the bright face where the small one's follow it."""
-    masks = [silhouette_mask(fitter, part, box, whole_pose(pose), size, params) for _, pose, size, params in (lit, whole)]
-    shading = Shading(level, (part | masks[0] | masks[1]) > 0)
-    seen = [shading.explained(fitter.faces(whole_pose(pose), size, params, box, part.shape))
-            for _, pose, size, params in (lit, whole)]
+    LIT_GAP more of the brightness (`_explained`): the lit face of a small lying piece passes
+    for a large standing one's, but the large one's faces then cut across the bright face
+    where the small one's follow it."""
+    seen = _explained(fitter, box, level, part,
+                      [(whole_pose(pose), size, params) for _, pose, size, params in (lit, whole)])
     return whole if seen[1] > seen[0] + LIT_GAP else lit
+
+
+def _base_side(params: tuple, flipped: tuple, size: int, evidence, fitter: PyramidFitter, box,
+               level: np.ndarray, part: np.ndarray) -> tuple:
+    """Which way a lying piece seen by its base face alone lies: `params` or `flipped`, the
+    body on the side whose pixels say more for a whole piece (`evidence`), unless the other
+    side's faces explain BASE_GAP more of the brightness (`_explained`): a body darker than a
+    card but not than its shadow counts as table."""
+    both = (params, flipped)
+    seen = _explained(fitter, box, level, part, [("lying", size, p) for p in both])
+    if abs(seen[0] - seen[1]) > BASE_GAP:
+        return both[int(seen[1] > seen[0])]
+    return max(both, key=lambda p: evidence("lying", size, p))
+
+
+def _explained(fitter: PyramidFitter, box, level: np.ndarray, part: np.ndarray, pieces: list) -> list[float]:
+    """For whole pieces (pose, size, params), the share of the brightness variance each one's
+    faces explain over the part and all their silhouettes together (`Shading`)."""
+    valid = part.copy()
+    for piece in pieces:
+        valid |= silhouette_mask(fitter, part, box, *piece)
+    shading = Shading(level, valid > 0)
+    return [shading.explained(fitter.faces(*piece, box, part.shape)) for piece in pieces]
 
 
 def refine(score, best, pose, size, params):
