@@ -634,8 +634,9 @@ class PyramidClassifier:
         each group (standing, lying) only while nothing tried before fits well, on a card
         always (a lying piece's upper face passes for a whole smaller one, or for a standing
         one's lit faces), and kept unless the whole one's faces explain far more of the
-        brightness (`_lit_or_whole`). A base face alone looks the same with the body on either side of it:
-        the side whose pixels say more for a whole piece wins."""
+        brightness (`_lit_or_whole`). A base face alone looks the same with the body on either
+        side of it: the side whose pixels say more for a whole piece wins, unless the faces of
+        one side explain far more of the brightness (`_base_side`)."""
         known = known or Known()
         level = known.level
         n, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
@@ -833,9 +834,9 @@ def _lit_or_whole(lit: tuple, whole: tuple, fitter: PyramidFitter, box, level: n
 def _base_side(params: tuple, flipped: tuple, size: int, evidence, fitter: PyramidFitter, box,
                level: np.ndarray, part: np.ndarray) -> tuple:
     """Which way a lying piece seen by its base face alone lies: `params` or `flipped`, the
-    body on the side whose pixels say more for a whole piece (`evidence`), unless the other
-    side's faces explain BASE_GAP more of the brightness (`_explained`): a body darker than a
-    card but not than its shadow counts as table."""
+    body on the side whose pixels say more for a whole piece (`evidence`), unless one side's
+    faces explain BASE_GAP more of the brightness (`_explained`): a body darker than a card
+    but not than its shadow votes as the card does."""
     both = (params, flipped)
     seen = _explained(fitter, box, level, part, [("lying", size, p) for p in both])
     if abs(seen[0] - seen[1]) > BASE_GAP:
