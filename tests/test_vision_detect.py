@@ -300,6 +300,12 @@ HELD_OUT_READINGS = [
     # shadow, counted as card, and the base face's other side looked as good. The side whose
     # faces explain far more of the card's shading now wins
     ("icepirates", 309000, 2, "tred", 3.0, ("white", 2, "lying")),
+    # white islands on cloth of nearly their shade, read as clear mediums standing (317000,
+    # 325000): the faces at the cloth's level look clear, and a clear medium fitted the part,
+    # a medium no white island is. Clear plastic lights its edges; one clear piece standing in
+    # the sea whose edges cast no bright lines is now a white island
+    ("icepirates", 317000, 14, "i5", 3.0, ("white", 3, "standing")),
+    ("icepirates", 325000, 1, "i2", 3.0, ("white", 3, "standing")),
 ]
 
 

@@ -216,10 +216,11 @@ def _only(seg: Segmentation, keep: np.ndarray) -> Segmentation:
 
 
 def _as_island(piece: dict) -> None:
-    """Ice Pirates: a standing opaque (black or white) pyramid is a treasure island, built as a
+    """Ice Pirates: a standing opaque (black or white) large is a treasure island, built as a
     complete nest of a large, a medium and a small (the classifier fits it as a large); the
     camera cannot see inside, so `nested` is the setup's [2, 1]."""
-    if piece["type"] == "pyramid" and piece["pose"] == "standing" and piece.get("color") in ISLAND_COLOURS:
+    if piece["type"] == "pyramid" and piece["pose"] == "standing" and piece.get("color") in ISLAND_COLOURS \
+            and piece["size"] == 3:
         piece["nested"] = [2, 1]
 
 

@@ -99,6 +99,8 @@ OPAQUE_SHARE = {"standing": 0.6, "lying": 0.7}   # a part read as one clear piec
                            # explain this share of its brightness (`Shading`; standing, at the
                            # best yaw) is white
 OPAQUE_YAW_STEP = 3.0      # degrees between the yaws tried
+UNLINED = 0.025            # in Ice Pirates' sea, one clear piece standing whose seen edges are
+                           # lines this faint (mean `_ridges`, at the best yaw) is a white island
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
 CARD_CLEAR_SCORE = 0.62
@@ -339,7 +341,9 @@ class PyramidClassifier:
         - a part with faint faces beside it may be one white piece's lit face or fragment
           (`_with_faces`; in Ice Pirates' sea, only a clear-looking part, an island's);
         - a part read as one clear piece whose faces explain most of its brightness (`_opaque`)
-          is white where the rules allow: evenly lit faces are opaque ones;
+          is white where the rules allow: evenly lit faces are opaque ones; so is, in Ice
+          Pirates' sea, one clear piece standing whose edges cast no bright lines (`_unlined`)
+          when one white piece (an island) fits the part;
         - a part read as one white piece's lit faces alone, and not far from looking clear
           (`LIT_DOUBT`), is clear if one clear piece fits all of it well enough
           (`_clear_fit_needed`; a small clear one lying looks like a large white one's lit face);
@@ -364,9 +368,13 @@ class PyramidClassifier:
         if joined:
             return joined
         found = self._explain_as(fitter, part, box, name, share, features, priors)
-        if name == "clear" and not priors.card and _opaque(fitter, part, box, features, found, priors):
+        opaque = name == "clear" and not priors.card and _opaque(fitter, part, box, features, found, priors)
+        if opaque or (name == "clear" and _unlined(fitter, part, box, features, found, priors)):
             white = self._explain_as(fitter, part, box, "white", share, features, priors)
-            return white if len(white) == 1 else [replace(found[0], fields={**found[0].fields, "color": "white"})]
+            if len(white) == 1:
+                return white
+            if opaque:
+                return [replace(found[0], fields={**found[0].fields, "color": "white"})]
         if name == "clear" and priors.white_free and _fits_poorly(found):
             white = self._explain_as(fitter, part, box, "white", share, features, priors)
             best = found[0].iou if found else 0.0
@@ -956,6 +964,21 @@ def _opaque(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray, 
     turns = [f["heading"]] if pose == "lying" else np.arange(0.0, 90.0, OPAQUE_YAW_STEP)
     return any(shading.explained(fitter.faces(pose, size, (f["x"], f["y"], turn), box, part.shape))
                >= OPAQUE_SHARE[pose] for turn in turns)
+
+
+def _unlined(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray, clear: list,
+             priors: Priors) -> bool:
+    """Whether, in Ice Pirates' sea, the clear pieces `_explain_as` found for a part are one
+    piece standing whose edges toward the camera, at their best yaw, cast lines no brighter
+    than UNLINED: clear plastic lights its edges, and a white island on cloth of nearly its
+    shade, its faces at the cloth's level, looks clear but for them."""
+    if not priors.islands or priors.card or len(clear) != 1 or clear[0].fields["pose"] != "standing":
+        return False
+    f = clear[0].fields
+    ridges = _ridges(level_of(features))
+    lines = (fitter.seen_edges("standing", f["size"], (f["x"], f["y"], turn), box, part.shape)
+             for turn in np.arange(0.0, 90.0, OPAQUE_YAW_STEP))
+    return max((float((ridges * seen).sum() / seen.sum()) for seen in lines if seen.any()), default=0.0) < UNLINED
 
 
 def _fits_poorly(clear: list) -> bool:
