@@ -38,8 +38,8 @@ CLEAR_OF = 6.0         # mm from a piece found (or a hand): its shadow, not anot
 WINDOW = 45.0          # mm: half the side of the card region a mark's hypotheses are scored on
 REACH = 14.0           # mm: the piece's middle lies this near the mark's centroid at most
 GRID = (4.0, 15.0)     # mm, degrees between the first hypotheses tried; the best few are refined
-FACES = {"lying": ((0, 1, 2, 3), (1, 2, 4), (2, 3, 4), (3, 0, 4)),   # drawn in this order
-         "standing": PYRAMID_FACES["standing"]}
+FACES = {"lying": PYRAMID_FACES["lying"][-1:] + PYRAMID_FACES["lying"][:-1],   # base face first,
+         "standing": PYRAMID_FACES["standing"]}                               # under the others
 TURNS = {"lying": 360.0, "standing": 90.0}   # degrees of heading (yaw) that differ
 EDGE_SHARE = 0.1       # weight of the edge term (mean gradient over the card's median)
 EDGE_CONTRAST = 2.5    # ... which a piece's edges must reach
