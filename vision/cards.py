@@ -103,7 +103,8 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     area = expected[0] * expected[1] / s ** 2
     grey = LINEAR[gray]     # linear light: a blurred edge is halfway up at the edge
     cards = []
-    for region in _regions(core, (1 + SIZE_TOLERANCE) ** 2 * area, int(SPLIT / s) | 1):
+    for region in _regions(core, (1 - SIZE_TOLERANCE) ** 2 * area, (1 + SIZE_TOLERANCE) ** 2 * area,
+                           int(SPLIT / s) | 1):
         rows, cols = np.nonzero(region)
         if not (1 - SIZE_TOLERANCE) ** 2 * area < len(rows) < (1 + SIZE_TOLERANCE) ** 2 * area:
             continue
@@ -124,12 +125,13 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
     return cards
 
 
-def _regions(core: np.ndarray, most: float, k: int):
-    """Bool masks of the regions of `core` (uint8) that may each be a card. One larger than
-    `most` pixels may be cards touching, or joined by a piece between them: it is opened again
-    with a `k`-pixel ellipse (`SPLIT` mm), and its parts are the regions."""
+def _regions(core: np.ndarray, fewest: float, most: float, k: int):
+    """Bool masks of the regions of `core` (uint8) that may each be a card: none of `fewest`
+    pixels or fewer. One of `most` or more may be cards touching, or joined by a piece between
+    them: it is opened again with a `k`-pixel ellipse (`SPLIT` mm), and its parts are the
+    regions."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-    for index in range(1, n):
+    for index in np.nonzero(stats[1:, cv2.CC_STAT_AREA] > fewest)[0] + 1:
         region = labels == index
         if stats[index, cv2.CC_STAT_AREA] < most:
             yield region

@@ -130,8 +130,9 @@ class Detector:
         cargo = [f for c in self.classifiers
                  for f in c.detect(view, _only(seg, deck), colours, "", on_card=True, treasure=treasure)]
         sizes = game_rules("", treasure).get("white", ((1, 2, 3),))[0]
-        cargo = lying_instead(view, seg.features, cards, cargo, pasted(seg.hands, sea, 255), self.dims, sizes)
-        cargo += faint_on_cards(view, seg.features, cards, pasted(seg.hands, sea + cargo, 255), self.dims, sizes)
+        taken = pasted(seg.hands, sea, 255)
+        cargo = lying_instead(view, seg.features, cards, cargo, taken, self.dims, sizes)
+        cargo += faint_on_cards(view, seg.features, cards, pasted(taken, cargo, 255), self.dims, sizes)
         return sea + cargo, {id(f) for f in cargo}
 
     def _cards(self, view, cards: list[Card], pieces: list[Found], cargo: set) -> list[Found]:

@@ -147,15 +147,15 @@ class CardShading:
         crop = (slice(r0, r0 + 2 * half), slice(c0, c0 + 2 * half))
         if np.count_nonzero(free[crop]) < 2 or scale <= 0:
             return None
-        return Window(self, (c0, r0), crop, free[crop], scale, centre)
+        return Window(self, (c0, r0), free[crop], scale, centre)
 
 
 class Window:
     """A square of a card around a mark, and the score of pyramid hypotheses over it."""
 
-    def __init__(self, table: CardShading, box: tuple, crop: tuple, valid: np.ndarray, scale: float,
-                 centre: np.ndarray):
+    def __init__(self, table: CardShading, box: tuple, valid: np.ndarray, scale: float, centre: np.ndarray):
         self.fitter, self.box, self.shape = table.fitter, box, valid.shape
+        crop = (slice(box[1], box[1] + valid.shape[0]), slice(box[0], box[0] + valid.shape[1]))
         self.contrast = np.where(valid, table.gradient[crop] / scale, 0.0)
         self.shading = Shading(table.level[crop], valid)
         self.regions = np.zeros(valid.shape, np.uint8)

@@ -368,8 +368,9 @@ class PyramidClassifier:
         if joined:
             return joined
         found = self._explain_as(fitter, part, box, name, share, features, priors)
-        opaque = name == "clear" and not priors.card and _opaque(fitter, part, box, features, found, priors)
-        if opaque or (name == "clear" and _unlined(fitter, part, box, features, found, priors)):
+        clear_off_card = name == "clear" and not priors.card
+        opaque = clear_off_card and _opaque(fitter, part, box, features, found, priors)
+        if opaque or (clear_off_card and _unlined(fitter, part, box, features, found, priors)):
             white = self._explain_as(fitter, part, box, "white", share, features, priors)
             if len(white) == 1:
                 return white
@@ -669,9 +670,7 @@ class PyramidClassifier:
             return float((silhouette_mask(fitter, part, box, pose, size, params) * votes).sum())
 
         def outlined(pose, size, params):
-            seen = fitter.seen_edges(pose, size, params, box, part.shape)
-            height = float((known.ridges * seen).sum() / seen.sum()) if seen.any() else 0.0
-            return overlap(pose, size, params) + EDGE_WEIGHT * height
+            return overlap(pose, size, params) + EDGE_WEIGHT * _lines(fitter, known.ridges, pose, size, params, box)
 
         score = outlined if edges else overlap if level is None else evidence
         args = (fitter, blob_area, blob_c, blob_axis, score)
@@ -961,9 +960,8 @@ def _opaque(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray, 
     if not priors.known("white", None, None).allows((pose, size)):
         return False
     shading = Shading(level_of(features), part > 0)
-    turns = [f["heading"]] if pose == "lying" else np.arange(0.0, 90.0, OPAQUE_YAW_STEP)
     return any(shading.explained(fitter.faces(pose, size, (f["x"], f["y"], turn), box, part.shape))
-               >= OPAQUE_SHARE[pose] for turn in turns)
+               >= OPAQUE_SHARE[pose] for turn in _turns(f))
 
 
 def _unlined(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray, clear: list,
@@ -972,13 +970,25 @@ def _unlined(fitter: PyramidFitter, part: np.ndarray, box, features: np.ndarray,
     piece standing whose edges toward the camera, at their best yaw, cast lines no brighter
     than UNLINED: clear plastic lights its edges, and a white island on cloth of nearly its
     shade, its faces at the cloth's level, looks clear but for them."""
-    if not priors.islands or priors.card or len(clear) != 1 or clear[0].fields["pose"] != "standing":
+    if not priors.islands or len(clear) != 1 or clear[0].fields["pose"] != "standing":
         return False
     f = clear[0].fields
     ridges = _ridges(level_of(features))
-    lines = (fitter.seen_edges("standing", f["size"], (f["x"], f["y"], turn), box, part.shape)
-             for turn in np.arange(0.0, 90.0, OPAQUE_YAW_STEP))
-    return max((float((ridges * seen).sum() / seen.sum()) for seen in lines if seen.any()), default=0.0) < UNLINED
+    return max(_lines(fitter, ridges, "standing", f["size"], (f["x"], f["y"], turn), box)
+               for turn in _turns(f)) < UNLINED
+
+
+def _turns(fields: dict):
+    """The headings a found piece is judged at: a lying one's own, a standing one's yaws
+    (its square repeats every 90 degrees) every OPAQUE_YAW_STEP."""
+    return [fields["heading"]] if fields["pose"] == "lying" else np.arange(0.0, 90.0, OPAQUE_YAW_STEP)
+
+
+def _lines(fitter: PyramidFitter, ridges: np.ndarray, pose: str, size: int, params: tuple, box) -> float:
+    """How bright the lines a hypothesis' edges cast are on a crop's `ridges`: their mean,
+    each edge weighted by the faces toward the camera it bounds (`seen_edges`; 0 for none)."""
+    seen = fitter.seen_edges(pose, size, params, box, ridges.shape)
+    return float((ridges * seen).sum() / seen.sum()) if seen.any() else 0.0
 
 
 def _fits_poorly(clear: list) -> bool:
