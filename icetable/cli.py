@@ -26,8 +26,16 @@ class UserError(Exception):
         self.code = code
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a wrong option or argument told in one line (not the usage before it);
+    subcommand parsers are made of the same class."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (--help lists what it takes)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="icetable", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="icetable", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         try:
