@@ -60,9 +60,9 @@ class RenderConfig:
 
 
 def random_camera(rng: random.Random, area: tuple[float, float], K: np.ndarray, size: tuple[int, int],
-                  dist=(-0.08, 0.02, 0.0, 0.0, 0.0), margin: float = 70.0) -> Camera:
-    """A camera with intrinsics K up to 25 degrees off vertical, as high as it must be (50 to
-    120 cm) to see the whole area plus `margin` mm (the corner cards)."""
+                  dist=(-0.08, 0.02, 0.0, 0.0, 0.0), margin: float = 70.0, highest: float = 1200.0) -> Camera:
+    """A camera with intrinsics K up to 25 degrees off vertical, as high as it must be (50 cm
+    to `highest` mm) to see the whole area plus `margin` mm (the corner cards)."""
     w, h = area
     tilt = math.radians(rng.uniform(0, 25))
     heading = rng.uniform(0, 2 * math.pi)
@@ -78,7 +78,7 @@ def random_camera(rng: random.Random, area: tuple[float, float], K: np.ndarray, 
     probe = camera(1000.0)
     pix = probe.project(corners, distort=False) - probe.K[:2, 2]
     needed = max(np.max(np.abs(pix[:, 0])) / (size[0] / 2), np.max(np.abs(pix[:, 1])) / (size[1] / 2))
-    return camera(float(np.clip(1000.0 * needed * 1.1, 500.0, 1200.0)))
+    return camera(float(np.clip(1000.0 * needed * 1.1, 500.0, highest)))
 
 
 def random_light(rng: random.Random, kind: str) -> LightConfig:

@@ -32,7 +32,7 @@ class Rendered:
 def render(scene: Scene, layout: Layout, config: RenderConfig, dims: Dimensions = DEFAULT) -> Rendered:
     """Render `scene` lying on the table marked by `layout`, as seen by `config.camera`."""
     cam = config.camera
-    canvas_cam, offset = _padded(cam)
+    canvas_cam, offset = padded(cam)
     for hook in SCENE_HOOKS:
         scene = hook(scene, dims)
     looks = [look for piece in scene.pieces for look in DRAWERS[piece.type](piece, dims)]
@@ -40,7 +40,7 @@ def render(scene: Scene, layout: Layout, config: RenderConfig, dims: Dimensions 
     image = _table_radiance(layout, config, looks, canvas_cam)
     _draw_pieces(image, looks, canvas_cam, config)
     hidden = _draw_hands(image, config, canvas_cam, looks, owners)
-    image = _distort(image, cam, offset)
+    image = distort(image, cam, offset)
     image = image * np.array(config.white_balance, np.float32) * config.exposure
     if config.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), config.blur)
@@ -50,10 +50,11 @@ def render(scene: Scene, layout: Layout, config: RenderConfig, dims: Dimensions 
     return Rendered(np.ascontiguousarray(bgr), hidden)
 
 
-def _padded(cam: Camera) -> tuple[Camera, tuple[int, int]]:
-    """The same camera with a larger, undistorted canvas (so distortion never samples outside)."""
+def padded(cam: Camera, offset: tuple[int, int] | None = None) -> tuple[Camera, tuple[int, int]]:
+    """The same camera with a larger, undistorted canvas (so distortion never samples outside),
+    `offset` (default PAD of the size) pixels wider on each side."""
     w, h = cam.size
-    ox, oy = int(w * PAD), int(h * PAD)
+    ox, oy = offset or (int(w * PAD), int(h * PAD))
     K = cam.K.copy()
     K[0, 2] += ox
     K[1, 2] += oy
@@ -297,7 +298,9 @@ def _distortion_maps(K_bytes: bytes, dist_bytes: bytes, size: tuple[int, int], o
     return ((und[..., 0] + offset[0]).astype(np.float32), (und[..., 1] + offset[1]).astype(np.float32))
 
 
-def _distort(canvas: np.ndarray, cam: Camera, offset: tuple[int, int]) -> np.ndarray:
-    """The frame the real (distorting) lens sees, sampled from the undistorted padded canvas."""
+def distort(canvas: np.ndarray, cam: Camera, offset: tuple[int, int],
+            interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+    """The frame the real (distorting) lens sees, sampled from the undistorted canvas of
+    `padded(cam)` (INTER_NEAREST for label images)."""
     mx, my = _distortion_maps(cam.K.tobytes(), cam.dist.astype(np.float64).tobytes(), cam.size, offset)
-    return cv2.remap(canvas, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(canvas, mx, my, interpolation, borderMode=cv2.BORDER_REPLICATE)

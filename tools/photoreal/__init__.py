@@ -1,0 +1,1 @@
+"""Photoreal training and test images rendered with Blender (development tooling, not shipped)."""

@@ -1,0 +1,172 @@
+"""Render photoreal sessions with Blender (Cycles, CPU or GPU) with their ground truth.
+
+    python -m tools.photoreal.render --split test --first 0 --sessions 4 --out photoreal/
+
+Runs in the environment of the `render` extra (`pip install -e '.[render]'`, bpy 4.5 on
+Python 3.11). Each session writes to OUT/<split>/:
+
+    sNNNN-session.json        every random choice of the session (conditions.Session)
+    sNNNN-palette.jpg         the palette sheet with a pyramid of each colour, for calibrate
+    sNNNN-fK.jpg / .json      a game frame and its truth scene (render: conditions, hidden)
+    sNNNN-fK-ids.png          per-pixel piece index (16 bit; 0 table, i the i-th piece)
+
+`tools.photoreal.calibrate` then runs `icetable calibrate` on each session as a user would,
+writing the calibration file that each truth scene names. Progress lines go to standard output
+and OUT/progress.log.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.layout import SHEET_MARGIN, cards_layout, palette_layout
+from calibration.mat import card_page, pages
+from referee.dimensions import DEFAULT
+from referee.scene import Piece, Scene
+from tools.photoreal import blend
+from tools.photoreal.conditions import Session, draw_session
+from tools.photoreal.develop import canvas, develop, hidden, piece_ids
+from vision.render.pieces import DRAWERS
+from vision.samples import AREAS, SCENES
+
+DPI = 150
+GAMES = tuple(SCENES)
+
+
+def _read_exr(path: Path) -> np.ndarray:
+    """An EXR written by Blender as (h, w, 3) float32, top row first."""
+    img = blend.bpy.data.images.load(str(path))
+    w, h = img.size
+    px = np.empty(w * h * 4, np.float32)
+    img.pixels.foreach_get(px)
+    blend.bpy.data.images.remove(img)
+    return px.reshape(h, w, 4)[::-1, :, :3].copy()
+
+
+def _stage(session: Session, cam_canvas, args, paper: float, tmp: Path) -> None:
+    blend.reset(cam_canvas.size, args.samples, args.threads)
+    blend.add_table(session.table)
+    blend.add_lights(session.light, session.area)
+    blend.add_camera(cam_canvas)
+
+
+def _shoot(session: Session, offset, tmp: Path, stem: str, seed: int):
+    blend.index_output(tmp, stem + "-ids")
+    blend.render(tmp / f"{stem}.exr")
+    linear = _read_exr(tmp / f"{stem}.exr")
+    ids = _read_exr(tmp / f"{stem}-ids0001.exr")[..., 0]
+    return develop(linear, session.optics, offset, seed), piece_ids(ids, session.optics, offset)
+
+
+def palette_scene(session: Session, rng) -> tuple[Scene, callable]:
+    """A pyramid of each colour standing on its spot of the palette sheet, the sheet laid
+    near the middle of the table, turned a little."""
+    layout = palette_layout()
+    w, h = session.area
+    turn = math.radians(rng.uniform(-12, 12))
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    centre = np.array([layout.area[0] / 2, layout.area[1] / 2])
+    at = np.array([w / 2 + rng.uniform(-60, 60), h / 2 + rng.uniform(-40, 40)])
+
+    def to_table(pts):
+        return (np.asarray(pts, np.float64) - centre) @ rot.T + at
+
+    pieces = []
+    for k, (colour, x, y) in enumerate(layout.spots):
+        px, py = to_table([[x, y]])[0]
+        pieces.append(Piece(f"p{k}", "pyramid", float(px), float(py), color=colour,
+                            size=rng.choice((1, 2, 3)), pose="standing", angle=rng.uniform(0, 90)))
+    return Scene(session.game, tuple(pieces), session.area), to_table
+
+
+def render_palette(session: Session, args, out: Path, tmp: Path) -> None:
+    rng = blend.session_rng(session, -1)
+    cam, offset = canvas(session.optics.camera())
+    _stage(session, cam, args, 0.0, tmp)
+    scene, to_table = palette_scene(session, rng)
+    page = pages("palette", DPI)["palette"]
+    blend.add_sheet("palette", page, (-SHEET_MARGIN, -SHEET_MARGIN, 297.0, 210.0), 0.1,
+                    rng.uniform(0.4, 0.9), to_table, tmp)
+    blend.add_pieces(scene, session.plastic, rng)
+    image, _ = _shoot(session, offset, tmp, "palette", session.seed)
+    name = f"s{session.seed:04d}-palette.jpg"
+    cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, session.optics.jpeg])
+
+
+def _silhouettes(scene: Scene, optics) -> tuple[dict, dict]:
+    cam = optics.camera()
+    sil, names = {}, {}
+    for i, piece in enumerate(scene.pieces, start=1):
+        verts = np.vstack([look.solid.vertices for look in DRAWERS[piece.type](piece, DEFAULT)])
+        sil[i], names[i] = cam.project(verts), piece.id
+    return sil, names
+
+
+def render_frame(session: Session, k: int, args, out: Path, tmp: Path) -> None:
+    rng = blend.session_rng(session, k)
+    scene = SCENES[session.game](rng, session.area)
+    cam, offset = canvas(session.optics.camera())
+    _stage(session, cam, args, 0.0, tmp)
+    paper = rng.uniform(0.4, 0.9)
+    layout = cards_layout(*session.area)
+    for mid, (label, x, y, w, h) in enumerate(layout.sheets):
+        blend.add_sheet(label, card_page(mid, DPI), (x, y, w, h), 0.1, paper, None, tmp)
+    blend.add_pieces(scene, session.plastic, rng)
+    blend.add_arms(session.hands[k])
+    image, ids = _shoot(session, offset, tmp, f"f{k}", session.seed * 100 + k)
+    stem = f"s{session.seed:04d}-f{k}"
+    cv2.imwrite(str(out / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, session.optics.jpeg])
+    cv2.imwrite(str(out / f"{stem}-ids.png"), ids)
+    truth = scene.to_dict()
+    truth["render"] = {"renderer": "photoreal", "split": session.split, "session": session.seed,
+                       "table": session.table.kind, "light": session.light.kind,
+                       "plastic": session.plastic.family, "lens": session.optics.lens,
+                       "arms": len(session.hands[k]),
+                       "hidden": hidden(ids, *_silhouettes(scene, session.optics)),
+                       "calibration": f"calibration-s{session.seed:04d}.json"}
+    (out / f"{stem}.json").write_text(json.dumps(truth, indent=1))
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--split", default="test", choices=("train", "val", "test"))
+    p.add_argument("--first", type=int, default=0, help="first session seed")
+    p.add_argument("--sessions", type=int, default=1)
+    p.add_argument("--frames", type=int, default=3, help="game frames per session")
+    p.add_argument("--games", default=",".join(GAMES))
+    p.add_argument("--samples", type=int, default=16, help="Cycles samples per pixel")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--out", default="photoreal")
+    args = p.parse_args(argv)
+    games = args.games.split(",")
+    out = Path(args.out) / args.split
+    out.mkdir(parents=True, exist_ok=True)
+    log = (Path(args.out) / "progress.log").open("a")
+    for seed in range(args.first, args.first + args.sessions):
+        game = games[seed % len(games)]
+        session = draw_session(args.split, seed, game, AREAS[game], args.frames)
+        (out / f"s{seed:04d}-session.json").write_text(json.dumps(session.to_dict(), indent=1))
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.time()
+            render_palette(session, args, out, Path(tmp))
+            for k in range(args.frames):
+                render_frame(session, k, args, out, Path(tmp))
+            line = (f"{time.strftime('%H:%M:%S')} {args.split} s{seed:04d} {game} {session.table.kind} "
+                    f"{session.light.kind} {session.plastic.family} {session.optics.lens}: "
+                    f"{args.frames} frames + palette in {time.time() - start:.0f} s")
+        print(line, flush=True)
+        log.write(line + "\n")
+        log.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
