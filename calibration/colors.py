@@ -61,6 +61,14 @@ class ColorProfile:
         best = np.argmin(score, axis=1)
         return best, dist[np.arange(len(best)), best]
 
+    def completed(self, fallback: "ColorProfile") -> "ColorProfile":
+        """This profile plus `fallback`'s colours that it lacks."""
+        extra = [i for i, name in enumerate(fallback.names) if name not in self.names]
+        return ColorProfile(self.names + tuple(fallback.names[i] for i in extra),
+                            np.concatenate([self.means, fallback.means[extra]]),
+                            np.concatenate([self.inv_covs, fallback.inv_covs[extra]]),
+                            np.concatenate([self.log_dets, fallback.log_dets[extra]]))
+
     def to_dict(self) -> dict:
         return {name: {"mean": self.means[i].round(5).tolist(),
                        "cov": np.linalg.inv(self.inv_covs[i]).round(7).tolist()}

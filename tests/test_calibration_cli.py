@@ -41,6 +41,21 @@ def test_calibrate_learns_colours_from_a_palette_photo(tmp_path):
                   "--palette", str(tmp_path / "palette.png"), "-o", str(out))
     assert result.returncode == 0, result.stderr
     assert len(load(out).colors.names) == 10
+    assert "not learned" not in result.stderr
+
+
+def test_calibrate_names_the_colours_it_could_not_learn_and_still_reads_them(tmp_path):
+    from vision.samples import palette_photo
+    photo, _ = palette_photo("cam720", "daylight", 3, leave_out=("white", "clear"))
+    cv2.imwrite(str(tmp_path / "palette.png"), photo)
+    out = tmp_path / "cal.json"
+    result = _cli("calibrate", str(SAMPLES / "icehouse-01.jpg"), "--views", "1",
+                  "--palette", str(tmp_path / "palette.png"), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stderr.splitlines() if "not learned" in line]
+    assert len(said) == 1 and "clear, white:" in said[0] and "shipped profile" in said[0]
+    assert set(load(out).colors.names) == {"red", "yellow", "blue", "green", "black", "purple",
+                                           "orange", "clear", "cyan", "white"}
 
 
 def test_calibrate_warns_when_the_table_is_too_pale_for_white_pieces(tmp_path):

@@ -11,6 +11,7 @@ from referee.scene import Scene, SceneError, load_scene
 
 MATCH_MM = 20.0          # a detection farther than this from a true piece does not match it
 HEADING_OK = 10.0        # degrees: a lying piece's heading counts as right within this
+POSITION_OK = 12.0       # mm: a piece's position counts as right within this
 SCORED = ("pyramid",)    # piece types of the per-piece figures; cards are scored on their own
 
 
@@ -69,10 +70,11 @@ def unmatched(detected: list, used: set) -> list:
     return [d for j, d in enumerate(detected) if j not in used and not d.extra.get("uncertain")]
 
 
-def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
+def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | None = None) -> Score:
     """Match detections to true pieces (nearest first, within MATCH_MM) and count what is right.
     Pieces in `hidden` (under a hand) are not scored; detections of them are not extras. The
-    per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`)."""
+    per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`).
+    `outcomes`, when given, gets (true piece, entirely right) for each scored piece."""
     s = Score(images=1)
     hidden_set = set(hidden)
     _score_cards(s, truth, detected, hidden_set)
@@ -84,6 +86,8 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
             continue
         s.pieces += 1
         if i not in match:
+            if outcomes is not None:
+                outcomes.append((t, False))
             continue
         d = detected_pieces[match[i]]
         s.colour += d.color == t.color
@@ -97,7 +101,11 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
                 err = heading_error(t.heading, d.heading)
                 s.heading_deg.append(err)
                 heading_ok = err <= HEADING_OK
-        s.all_right += d.color == t.color and d.size == t.size and pose_ok and heading_ok
+        right = (d.color == t.color and d.size == t.size and pose_ok and heading_ok
+                 and math.hypot(t.x - d.x, t.y - d.y) <= POSITION_OK)
+        s.all_right += right
+        if outcomes is not None:
+            outcomes.append((t, right))
     s.extra = len(unmatched(detected_pieces, used))
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s

@@ -193,13 +193,14 @@ def _home(rng: random.Random, area, placed: list, pieces: list, colour: str, tre
 SCENES = {"icehouse": icehouse_scene, "icepirates": icepirates_scene}
 
 
-def palette_photo(camera_name: str, light: str, seed: int):
-    """A rendered photo of the palette sheet with a large pyramid of each colour on its spot."""
+def palette_photo(camera_name: str, light: str, seed: int, leave_out: tuple = ()):
+    """A rendered photo of the palette sheet with a large pyramid of each colour (but those
+    left out) on its spot."""
     layout = palette_layout()
     size, hfov = CAMERAS[camera_name]
     K = intrinsics(size, hfov)
     pieces = [{"id": c, "type": "pyramid", "color": c, "size": 3, "pose": "standing", "x": x, "y": y}
-              for c, x, y in layout.spots]
+              for c, x, y in layout.spots if c not in leave_out]
     scene = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": pieces})
     w, h = layout.area
     cam = looking_at(K, DIST, size, (w / 2 + 60, h / 2 - 40, -480.0), (w / 2, h / 2, 0))

@@ -4,11 +4,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from calibration.calibfile import save
+from calibration.calibfile import default_colors, save
 from calibration.enrol import enrol_into
 from calibration.homography import MatNotFound
 from calibration.intrinsics import calibrate as fit_intrinsics
-from calibration.layout import PAPERS, cards_layout, sheet_layout
+from calibration.layout import PALETTE_COLORS, PAPERS, cards_layout, sheet_layout
 from calibration.palette import learn_colors
 from calibration.paleness import pale_table_warning
 from calibration.session import CalibrationFailed, build, collect_board_views, collect_mat_views
@@ -82,8 +82,13 @@ def run(args) -> int:
         calibration = build(layout, fits, size, K, dist)
         if args.palette:
             colors = learn_colors(read_image(args.palette), calibration.K, calibration.dist)
-            calibration = calibration.with_colors(colors)
+            calibration = calibration.with_colors(colors.completed(default_colors()))
             print(f"colours learned: {', '.join(colors.names)}", file=sys.stderr)
+            missing = [c for c in PALETTE_COLORS if c not in colors.names]
+            if missing:
+                print(f"colours not learned: {', '.join(missing)}: too few pixels on their spots differ from "
+                      "the sheet (no pyramid there, or one as pale as the grey field); the shipped profile "
+                      "stands in for them", file=sys.stderr)
         if args.enrol:
             calibration = enrol_into(calibration, args.enrol)
             print(f"piecepack enrolled from {len(args.enrol)} photos", file=sys.stderr)

@@ -1,0 +1,129 @@
+"""Looney pyramid accuracy on photoreal images, by piece kind and condition, beside the samples.
+
+    python bench/photoreal.py --images photoreal/test [--verbose]
+
+The images come from `tools/photoreal` (Blender; calibrated by `tools.photoreal.calibrate` as a
+user would). A piece is entirely right when its colour, size and pose are, its heading within
+10 degrees (lying) and its position within 12 mm. Frames whose session calibrate refused, or
+that the detector refuses, count as wrong with all their pieces.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[0] = str(ROOT)     # this file is named like nothing it imports, but bench/ is not a package
+from icetable.threads import one_blas_thread  # noqa: E402
+
+one_blas_thread()
+
+import cv2  # noqa: E402
+
+from calibration.calibfile import CalibrationError, load  # noqa: E402
+from vision.detector import Detector, FrameError  # noqa: E402
+from vision.evaluation import Score, percentile, sample_images, score  # noqa: E402
+
+GAMES = ("icehouse", "icepirates")
+
+
+def kind_of(piece) -> str:
+    return {"black": "black", "white": "white", "clear": "clear"}.get(piece.color, "coloured")
+
+
+def pose_of(piece) -> str:
+    return "nested" if piece.nested else piece.pose
+
+
+class Tally:
+    """Right and total per named group."""
+
+    def __init__(self):
+        self.right, self.total = defaultdict(int), defaultdict(int)
+
+    def add(self, key: str, ok: bool) -> None:
+        self.count(key, int(ok), 1)
+
+    def count(self, key: str, right: int, total: int) -> None:
+        if total:
+            self.total[key] += total
+            self.right[key] += right
+
+    def lines(self, title: str) -> list[str]:
+        return [f"  {title} {key:12s} {100 * self.right[key] / self.total[key]:6.1f} %  "
+                f"({self.right[key]}/{self.total[key]})" for key in sorted(self.total)]
+
+
+def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, int]:
+    total, groups, times, refused = Score(), defaultdict(Tally), [], 0
+    detectors = {}
+    for image_path, truth, hidden, cal_path in sample_images(folder, GAMES):
+        info = truth.extra["render"]
+        conditions = {k: info.get(k, "-") for k in ("light", "table", "plastic", "lens")}
+        frame = cv2.imread(str(image_path))
+        try:
+            detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path)))
+            start = time.process_time()
+            detected = detector.detect(frame, truth.game)
+            times.append(time.process_time() - start)
+        except (CalibrationError, FrameError, FileNotFoundError) as exc:
+            refused += 1
+            detected = type(truth)(truth.game, (), truth.area)
+            print(f"{image_path.name}: refused: {str(exc).splitlines()[0]}")
+        outcomes = []
+        s = score(truth, detected, hidden, outcomes)
+        total.add(s)
+        image_ok = bool(s.images_right)
+        for name, value in conditions.items():
+            groups[name].add(value, image_ok)
+        for piece, ok in outcomes:
+            groups["kind"].add(kind_of(piece), ok)
+            groups["pose"].add(pose_of(piece), ok)
+            groups["piece light"].add(conditions["light"], ok)
+            groups["piece table"].add(conditions["table"], ok)
+        groups["cards on"].count(conditions["table"], s.cards_found, s.cards)
+        if verbose or not s.images_right:
+            wrong = [p.id for p, ok in outcomes if not ok]
+            print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra"
+                  f"{', wrong ' + ' '.join(wrong) if wrong else ''}")
+    return total, groups, times, refused
+
+
+def summary(label: str, s: Score) -> str:
+    return (f"{label}: {s.images} images, {s.pieces} pieces: entirely right {100 * s.rate('all_right'):.1f} % "
+            f"(colour {100 * s.rate('colour'):.1f}, size {100 * s.rate('size'):.1f}, "
+            f"pose {100 * s.rate('pose'):.1f}), images entirely right "
+            f"{100 * s.images_right / max(1, s.images):.1f} %, extra {s.extra}, "
+            f"position median {percentile(s.position_mm, 50):.2f} mm")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--images", required=True, help="a photoreal split folder")
+    parser.add_argument("--samples", default=str(ROOT / "sample_images"), help="the committed samples")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    total, groups, times, refused = measure(Path(args.images), args.verbose)
+    samples, _, _, _ = measure(Path(args.samples), False) if args.samples else (Score(), {}, [], 0)
+    print(summary("committed samples", samples))
+    print(summary(f"photoreal {args.images}", total) + f", {refused} frames refused")
+    for name in ("kind", "pose", "piece light", "piece table"):
+        print(f"pieces by {name}:")
+        print("\n".join(groups[name].lines("")))
+    for name in ("light", "table", "plastic", "lens"):
+        print(f"images entirely right by {name}:")
+        print("\n".join(groups[name].lines("")))
+    print("cards found by table:")
+    print("\n".join(groups["cards on"].lines("")))
+    if times:
+        print(f"detect time per frame (CPU, one thread): median {1000 * statistics.median(times):.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
