@@ -34,7 +34,7 @@ JPEG_QUALITY = 90
 PLAN = {"icehouse": (("cam720", 20), ("cam1080", 4)), "icepirates": (("cam720", 12), ("cam1080", 2))}
 
 
-def _fits(piece: Piece, placed: list, area, gap: float = 2.0) -> bool:
+def fits(piece: Piece, placed: list, area, gap: float = 2.0) -> bool:
     shape = footprint(piece, DEFAULT)
     minx, miny, maxx, maxy = shape.bounds
     if minx < 5 or miny < 5 or maxx > area[0] - 5 or maxy > area[1] - 5:
@@ -42,10 +42,11 @@ def _fits(piece: Piece, placed: list, area, gap: float = 2.0) -> bool:
     return all(shape.distance(other) > gap for other in placed)
 
 
-def _place(rng: random.Random, area, placed: list, pieces: list, make) -> bool:
+def place(rng: random.Random, area, placed: list, pieces: list, make) -> bool:
+    """Add `make()` to `pieces` where it `fits` among the `placed` footprints (60 tries)."""
     for _ in range(60):
         piece = make()
-        if _fits(piece, placed, area):
+        if fits(piece, placed, area):
             placed.append(footprint(piece, DEFAULT))
             pieces.append(piece)
             return True
@@ -61,7 +62,7 @@ def icehouse_scene(rng: random.Random, area) -> Scene:
     for _ in range(rng.randint(5, 9)):
         n += 1
         c, s = rng.choice(colours), rng.randint(1, 3)
-        _place(rng, area, placed, pieces, lambda: Piece(
+        place(rng, area, placed, pieces, lambda: Piece(
             f"p{n}", "pyramid", rng.uniform(30, area[0] - 30), rng.uniform(30, area[1] - 30),
             color=c, size=s, pose="standing", angle=rng.uniform(0, 90)))
     defenders = list(pieces)
@@ -82,7 +83,7 @@ def icehouse_scene(rng: random.Random, area) -> Scene:
                 heading = rng.uniform(0, 360)
             return Piece(name, "pyramid", round(x, 1), round(y, 1), color=c, size=s, pose="lying",
                          heading=tenth_degree(heading))
-        _place(rng, area, placed, pieces, attacker)
+        place(rng, area, placed, pieces, attacker)
     return Scene("icehouse", tuple(pieces), area)
 
 
@@ -93,14 +94,14 @@ def icepirates_scene(rng: random.Random, area) -> Scene:
     n = 0
     for _ in range(rng.randint(4, 7)):
         n += 1
-        _place(rng, area, placed, pieces, lambda name=f"i{n}": Piece(
+        place(rng, area, placed, pieces, lambda name=f"i{n}": Piece(
             name, "pyramid", rng.uniform(40, area[0] - 40), rng.uniform(40, area[1] - 40),
             color=island, size=3, pose="standing", nested=(2, 1), angle=rng.uniform(0, 90)))
     fleets = rng.sample([c for c in COLORS if c not in ("black", "white")], 2)
     for _ in range(rng.randint(5, 10)):
         n += 1
         c, s = rng.choice(fleets), rng.randint(1, 3)
-        _place(rng, area, placed, pieces, lambda name=f"s{n}", c=c, s=s: Piece(
+        place(rng, area, placed, pieces, lambda name=f"s{n}", c=c, s=s: Piece(
             name, "pyramid", round(rng.uniform(30, area[0] - 30), 1), round(rng.uniform(30, area[1] - 30), 1),
             color=c, size=s, pose="lying", heading=tenth_degree(rng.uniform(0, 360))))
     for colour in fleets:       # drawn after the rest, so the pieces above keep their places
@@ -122,7 +123,7 @@ def _touching(area, placed: list, make, target) -> Piece | None:
         return None
     piece = make(t)
     others = [g for g in placed if g is not target]
-    return piece if _fits(piece, others, area) else None
+    return piece if fits(piece, others, area) else None
 
 
 def _home(rng: random.Random, area, placed: list, pieces: list, colour: str, treasure: str) -> None:
@@ -140,7 +141,7 @@ def _home(rng: random.Random, area, placed: list, pieces: list, colour: str, tre
             card = Piece(f"home-{colour}", "card", round(rng.uniform(80, area[0] - 80), 1),
                          round(rng.uniform(80, area[1] - 80), 1), owner=colour, width=width, height=height,
                          angle=round(angle, 1))
-            card = card if _fits(card, placed, area) else None
+            card = card if fits(card, placed, area) else None
         else:
             cx, cy = ship_shape.centroid.x, ship_shape.centroid.y
             card = _touching(area, placed, lambda t: Piece(

@@ -168,12 +168,28 @@ def plastic_material(colour: str, plastic: Plastic) -> bpy.types.Material:
         bsdf.inputs["Roughness"].default_value = max(0.25, plastic.roughness)
     else:
         bsdf.inputs["Transmission Weight"].default_value = 1.0 if colour == "clear" else plastic.transmission
+        _tinted_shadow(tree, bsdf, rgb)
         if colour != "clear" and plastic.scatter > 0:
             volume = tree.nodes.new("ShaderNodeVolumeScatter")
             volume.inputs["Color"].default_value = _colour(rgb)
             volume.inputs["Density"].default_value = plastic.scatter
             tree.links.new(volume.outputs["Volume"], tree.nodes["Material Output"].inputs["Volume"])
     return mat
+
+
+def _tinted_shadow(tree, bsdf, rgb) -> None:
+    """Shadow rays pass through translucent plastic filtered by its colour: the table under a
+    piece is lit through it (coloured shadows), which the path tracer's light sampling cannot
+    find through a refracting surface on its own."""
+    nodes, links = tree.nodes, tree.links
+    path = nodes.new("ShaderNodeLightPath")
+    clear = nodes.new("ShaderNodeBsdfTransparent")
+    clear.inputs["Color"].default_value = _colour([min(1.0, 0.1 + 0.9 * c) for c in rgb])
+    mix = nodes.new("ShaderNodeMixShader")
+    links.new(path.outputs["Is Shadow Ray"], mix.inputs["Fac"])
+    links.new(bsdf.outputs["BSDF"], mix.inputs[1])
+    links.new(clear.outputs["BSDF"], mix.inputs[2])
+    links.new(mix.outputs["Shader"], nodes["Material Output"].inputs["Surface"])
 
 
 def _solid_object(name: str, vertices_mm: np.ndarray, material, index: int, bevel_mm: float,

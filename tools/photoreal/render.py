@@ -30,12 +30,12 @@ import numpy as np
 from calibration.layout import SHEET_MARGIN, cards_layout, palette_layout
 from calibration.mat import card_page, pages
 from referee.dimensions import DEFAULT
-from referee.scene import Piece, Scene
+from referee.scene import COLORS, Piece, Scene, tenth_degree
 from tools.photoreal import blend
 from tools.photoreal.conditions import Session, draw_session
 from tools.photoreal.develop import canvas, develop, hidden, piece_ids
 from vision.render.pieces import DRAWERS
-from vision.samples import AREAS, SCENES
+from vision.samples import AREAS, SCENES, place
 
 DPI = 150
 GAMES = tuple(SCENES)
@@ -110,9 +110,25 @@ def _silhouettes(scene: Scene, optics) -> tuple[dict, dict]:
     return sil, names
 
 
+def dense_scene(rng, game: str, area, n: int) -> Scene:
+    """Up to `n` pyramids of any colour, size and pose, evenly drawn (training crops)."""
+    placed, pieces = [], []
+    for k in range(n):
+        lying = rng.random() < 0.5
+        place(rng, area, placed, pieces, lambda: Piece(
+            f"p{k + 1}", "pyramid", round(rng.uniform(20, area[0] - 20), 1), round(rng.uniform(20, area[1] - 20), 1),
+            color=rng.choice(COLORS), size=rng.randint(1, 3), pose="lying" if lying else "standing",
+            heading=tenth_degree(rng.uniform(0, 360)) if lying else None,
+            angle=None if lying else rng.uniform(0, 90)))
+    return Scene(game, tuple(pieces), area)
+
+
 def render_frame(session: Session, k: int, args, out: Path, tmp: Path) -> None:
     rng = blend.session_rng(session, k)
-    scene = SCENES[session.game](rng, session.area)
+    if args.dense:
+        scene = dense_scene(rng, session.game, session.area, args.dense)
+    else:
+        scene = SCENES[session.game](rng, session.area)
     cam, offset = canvas(session.optics.camera())
     _stage(session, cam, args, 0.0, tmp)
     paper = rng.uniform(0.4, 0.9)
@@ -144,6 +160,9 @@ def main(argv=None) -> int:
     p.add_argument("--games", default=",".join(GAMES))
     p.add_argument("--samples", type=int, default=16, help="Cycles samples per pixel")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--dense", type=int, default=0, metavar="N",
+                   help="frames of up to N pyramids of any colour, size and pose (training crops) "
+                        "in place of game positions")
     p.add_argument("--out", default="photoreal")
     args = p.parse_args(argv)
     games = args.games.split(",")
