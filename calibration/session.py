@@ -14,6 +14,7 @@ from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plan
 from calibration.layout import Layout
 from calibration.paleness import table_paleness
 from vision.camera import focal_from_homography
+from vision.camera import intrinsics as intrinsics_for
 
 
 class CalibrationFailed(ValueError):
@@ -80,25 +81,47 @@ def collect_board_views(frames: Iterable[np.ndarray], wanted: int,
     return views, size
 
 
-def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndarray]:
-    """K and distortion from the mat's marker corners alone: principal point at the centre,
-    square pixels, one radial term (k1) and the focal length, fitted over the views (the
-    markers at the corners of the area span the frame); starts from the homographies' focal."""
+FOCAL_SPREAD = 0.1      # relative spread of the fitted focal length over which it is uncertain
+CORNER_NOISE = 0.5      # px: how far a found marker corner may be off
+START_HFOVS = (45.0, 65.0, 90.0)    # degrees: fields of view the fit starts from to test it
+FLAGS = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+         | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+
+
+def _fit_lens(obj: list, img: list, size, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Focal length and k1 fitted from the start `K`; where the fit runs away from it (over
+    30 % off: a plane seen nearly straight down does not tell the focal length), k1 alone."""
+    _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5), flags=FLAGS)
+    if not 0.7 < K2[0, 0] / K[0, 0] < 1.4:
+        _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5),
+                                                flags=FLAGS | cv2.CALIB_FIX_FOCAL_LENGTH)
+    return K2, dist.ravel()[:5]
+
+
+def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndarray, str]:
+    """K, distortion and their source from the mat's marker corners alone: principal point at
+    the centre, square pixels, one radial term (k1) and the focal length, fitted over the views
+    (the markers at the corners of the area span the frame), starting from the homographies'
+    focal. The source is 'uncertain' where fits started from other fields of view
+    (START_HFOVS), with the corners moved by CORNER_NOISE, end more than FOCAL_SPREAD apart:
+    the views do not pin the focal length down (a plane seen nearly straight down); else
+    'estimated'."""
     f = float(np.median([focal_from_homography(fit.H, size) for fit in fits]))
     K = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
     views = [fit for fit in fits if fit.table is not None and len(fit.ids) >= 3]
     if not views:
-        return K, np.zeros(5)
-    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
-             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+        return K, np.zeros(5), "uncertain"
     obj = [np.column_stack([v.table, np.zeros(len(v.table))]).astype(np.float32) for v in views]
     img = [v.image.astype(np.float32) for v in views]
-    _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5), flags=flags)
-    if not 0.7 < K2[0, 0] / f < 1.4:
-        # looking nearly straight down, a plane does not tell the focal length: keep the guess
-        _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5),
-                                                flags=flags | cv2.CALIB_FIX_FOCAL_LENGTH)
-    return K2, dist.ravel()[:5]
+    K2, dist = _fit_lens(obj, img, size, K)
+    rng = np.random.default_rng(0)
+    focals = []
+    for hfov in START_HFOVS:    # the fit again from other starts, the corners off by the noise
+        start = intrinsics_for(tuple(size), hfov)
+        noisy = [(i + rng.normal(0, CORNER_NOISE, i.shape)).astype(np.float32) for i in img]
+        focals.append(cv2.calibrateCamera(obj, noisy, tuple(size), start, np.zeros(5), flags=FLAGS)[1][0, 0])
+    spread = (max(focals) - min(focals)) / K2[0, 0]
+    return K2, dist, "uncertain" if spread > FOCAL_SPREAD else "estimated"
 
 
 def build(layout: Layout, fits: list[PlaneFit], size, K=None, dist=None, source="charuco",
@@ -106,8 +129,7 @@ def build(layout: Layout, fits: list[PlaneFit], size, K=None, dist=None, source=
     """The calibration from plane fits (the best one is kept); without K the intrinsics are
     estimated from the markers (`estimate_intrinsics`) and the plane refitted with them."""
     if K is None:
-        K, dist = estimate_intrinsics(fits, size)
-        source = "estimated"
+        K, dist, source = estimate_intrinsics(fits, size)
         fits = [fit_plane(layout, {i: fit.image[4 * k:4 * k + 4] for k, i in enumerate(fit.ids)}, K, dist)
                 if fit.image is not None else fit for fit in fits]
     best = min(fits, key=lambda fit: (-len(fit.ids), fit.rms_mm))

@@ -136,3 +136,27 @@ def test_render_writes_a_frame_and_its_truth(tmp_path):
     (tmp_path / "s.json").write_text(json.dumps(scene))
     result = _cli("render", str(tmp_path / "s.json"), "--out", str(tmp_path / "f.jpg"))
     assert result.returncode == 2 and "area" in result.stderr
+
+
+def test_calibrate_warns_when_one_view_cannot_tell_the_focal_length(tmp_path):
+    # straight down, the mat's plane does not tell the focal length (one view): say so;
+    # seen at a slant it does, and nothing is said
+    from calibration.layout import cards_layout
+    from referee.scene import scene_from_dict
+    from vision.camera import intrinsics, looking_at
+    from vision.render import random_config, render
+    layout = cards_layout(600, 450)
+    empty = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": []})
+    K = intrinsics((1280, 720), 83.0)
+    said = {}
+    for name, centre in (("straight", (300, 225, -560)), ("slant", (300, 420, -560))):
+        cam = looking_at(K, (-0.05, 0, 0, 0, 0), (1280, 720), centre, (300, 225, 0))
+        frame = render(empty, layout, random_config(7, layout.area, (1280, 720), camera=cam)).image
+        cv2.imwrite(str(tmp_path / f"{name}.png"), frame)
+        result = _cli("calibrate", str(tmp_path / f"{name}.png"), "--views", "1", "-o", str(tmp_path / f"{name}.json"))
+        assert result.returncode == 0, result.stderr
+        said[name] = result.stderr
+        if name == "slant":
+            assert abs(load(tmp_path / "slant.json").K[0, 0] / K[0, 0] - 1) < 0.05
+    assert "focal length" in said["straight"] and "--charuco" in said["straight"]
+    assert "focal length" not in said["slant"]

@@ -105,6 +105,10 @@ def run(args) -> int:
         raise UserError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
     print(f"table plane: {len(fits)} views, reprojection error {calibration.rms_mm:.2f} mm "
           f"(intrinsics: {calibration.intrinsics}); wrote {Path(args.out)}")
+    if calibration.intrinsics == "uncertain":
+        print("warning: the views do not pin the lens's focal length down (the camera looks nearly straight "
+              f"down): it may be far off, and heights and sizes with it; add views at a slant (--views) or "
+              "calibrate the lens with the ChArUco board (--charuco)", file=sys.stderr)
     warning = pale_table_warning(paleness, layout)
     if warning:
         print(warning, file=sys.stderr)
