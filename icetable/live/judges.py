@@ -51,16 +51,28 @@ class IcehouseJudge:
 
     def judge(self, events: list[Event], seen: Scene, match=None) -> Outcome:
         out = Outcome()
+        placed = []
         for e in events:
             if e.kind == "placed":
-                self._place(e, out)
+                placed += self._place(e, out)
             elif e.kind == "removed":
                 self.illegal.pop(e.piece.id, None)
                 self._capture(e, out)
         out.warnings += list(self.illegal.values())
-        out.warnings += self.match.crashes(seen)
+        jarred = self.match.crashes(seen)
+        fresh = [w for w in jarred if w["pieces"][0] not in self.match.jarred]
+        self.match.jarred = {w["pieces"][0] for w in jarred}
+        out.warnings += [self._penalty(w, placed) if w in fresh and placed else w for w in jarred]
         out.scene = self.match.scene()
         return out
+
+    @staticmethod
+    def _penalty(warning: dict, placed: list[tuple[str, Piece]]) -> dict:
+        """A crash while pieces were being played: "He must give away the piece he was trying to
+        play, to the opponent of his choice" (the camera cannot see whom; the players settle it)."""
+        player, piece = placed[-1]
+        return {**warning, "crashed_by": player, "message": warning["message"] +
+                f"; crash by {player}: give {piece.label()} to an opponent of your choice"}
 
     def correct(self, was: Piece, now: Piece) -> None:
         """The host's correction of a played piece: the misread piece goes back to its stash pad
@@ -82,13 +94,14 @@ class IcehouseJudge:
         holders = [p for p in self.match.players if self.match.stash[p][(color, size)]]
         return color if color in holders else (holders[0] if holders else None)
 
-    def _place(self, e: Event, out: Outcome) -> None:
+    def _place(self, e: Event, out: Outcome) -> list[tuple[str, Piece]]:
+        """The placement as a `place` action; returns [(player, piece)] when the match took it."""
         piece = e.piece
         player = self._owner(piece.color, piece.size)
         if player is None:
             out.warnings.append({"code": "not_in_stash", "pieces": [piece.id], "color": piece.color,
                                  "message": f"{piece.label()}: no player has it on the stash pad"})
-            return
+            return []
         raw = {k: v for k, v in piece.to_dict().items() if k not in ("type", "confidence")}
         action = {"player": player, "type": "place", "piece": raw}
         try:
@@ -96,8 +109,9 @@ class IcehouseJudge:
         except IllegalAction as exc:
             self.illegal[piece.id] = {"code": "illegal_attack", "pieces": [piece.id], "color": player,
                                       "message": f"{exc}: take it back"}
-            return
+            return []
         out.actions.append(action)
+        return [(player, piece)]
 
     def _capture(self, e: Event, out: Outcome) -> None:
         for player in self.match.players:
