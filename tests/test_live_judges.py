@@ -59,18 +59,31 @@ def test_icehouse_placements_go_to_the_stash_that_holds_the_piece():
 
 
 def test_iceberg_flip_and_coin_move_seen_are_found():
+    """The flip found carries the face the real tile shows (not the match's shuffle)."""
     import copy
     match = new_match("iceberg", ["suns", "moons"], seed=3)
     for _ in range(2):                                   # both players put a coin on the start
         player = match.to_act()[0]
         match.apply(match.legal_actions(player)[0])
     player = match.to_act()[0]
-    for kind in ("flip", "move"):
-        action = next(a for a in match.legal_actions(player) if a["type"] == kind)
+    for kind, extra in (("flip", {"face": ["arms", 5]}), ("move", {})):
+        action = {**next(a for a in match.legal_actions(player) if a["type"] == kind), **extra}
         after = copy.deepcopy(match)
         after.apply(action)
         out = TurnJudge("iceberg").judge([], after.scene(), match)
         assert out.actions == [action], kind
+
+
+def test_iceberg_tile_melted_by_a_real_die_roll_is_that_roll():
+    import copy
+    match = new_match("iceberg", ["suns", "moons"], seed=3)
+    for _ in range(2):
+        match.apply(match.legal_actions(match.to_act()[0])[0])
+    match.apply({"player": "suns", "type": "flip", "tile": "t40", "face": ["moons", 4]})
+    after = copy.deepcopy(match)
+    after.apply({"player": "moons", "type": "roll", "roll": 4})
+    out = TurnJudge("iceberg").judge([], after.scene(), match)
+    assert out.actions == [{"player": "moons", "type": "roll", "roll": 4}]
 
 
 def test_icefloe_misread_sizes_and_faces_are_forgiven_and_put_right():

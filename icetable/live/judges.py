@@ -14,13 +14,15 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from referee.iceberg.scene import face_seen
 from referee.icefloe.scene import board_from_scene, judge_turn
 from referee.icehouse.match import IcehouseMatch
 from referee.match import IllegalAction
 from referee.scene import Piece, Scene
 from vision.tracking import Event
 
-PHYSICAL = {"place", "move", "slide", "remove_empty", "play", "flip", "remove"}   # actions the camera sees
+# Actions the camera sees; a roll of the real die (with its "roll") shows as the tile it melts.
+PHYSICAL = {"place", "move", "slide", "remove_empty", "play", "flip", "remove", "roll"}
 SHIP_MATCH = 25.0     # mm: a moved Ice Pirates ship is the match's ship this close to where it was
 
 
@@ -197,8 +199,9 @@ class TurnJudge:
         trials = []
         for player in match.to_act():
             for action in match.legal_actions(player):
-                if action["type"] not in PHYSICAL:
+                if action["type"] not in PHYSICAL or (action["type"] == "roll" and "roll" not in action):
                     continue
+                action = _as_seen(match, action, seen)
                 trial = copy.deepcopy(match)
                 try:
                     trial.apply(action)
@@ -213,6 +216,14 @@ class TurnJudge:
             if len(loose) == 1:
                 return loose[0]
         return None
+
+
+def _as_seen(match, action: dict, seen: Scene) -> dict:
+    """Iceberg: a flip with the face the real tile shows on the camera's table."""
+    if action["type"] != "flip" or "face" in action:
+        return action
+    face = face_seen(match.board, seen, action["tile"])
+    return {**action, "face": list(face)} if face else action
 
 
 def _floes(scene: Scene):
