@@ -20,6 +20,19 @@ def test_icefloe_move_seen_is_the_legal_move_of_the_player_to_act():
     assert out.actions == [move] and out.warnings == []
 
 
+def test_icefloe_pyramid_seen_on_the_floe_it_cracks_is_that_move():
+    """Seen before the players clear the cracked floe: the move, not an illegal turn."""
+    from tests.piecepack_builders import FOUR, STANDARD4
+    match = IceFloeMatch.from_position(FOUR, dict(STANDARD4, **{"moons-A": "suns-3"}))
+    seen = match.scene()
+    spot = seen.by_id()["suns-3"]
+    arrived = replace(seen, pieces=tuple(replace(p, x=spot.x + 8, y=spot.y - 8) if p.id == "suns-F" else p
+                                         for p in seen.pieces))
+    out = TurnJudge("icefloe").judge([], arrived, match)
+    assert out.actions == [{"player": "suns", "type": "move", "pyramid": "suns-F", "to": [1, 0]}]
+    assert out.warnings == []
+
+
 def test_icefloe_table_no_legal_action_explains_is_a_warning():
     match = IceFloeMatch.from_position(["suns", "moons", "crowns"],
                                        {"suns-A": "suns-3", "moons-A": "moons-2", "crowns-A": "crowns-2"})

@@ -6,8 +6,10 @@ A line is one case: `id`, `ruling` (the docs/rulings section it tests), then eit
 - `record` (a header and its steps, docs/records.md): re-run by `icetable replay`;
   `expect.illegal` is null or {"seq", "reason" (a part of the refusal)}, `expect.events` and
   `expect.warnings` map a step's seq to the event types / warning codes of its verdict,
-  `expect.view` maps dotted paths of the match's public view to values.
-Each case runs in process, and each file once more through the command line.
+  `expect.view` maps dotted paths of the match's public view to values; or
+- `position` (as in tests/data/perft: `game`, `players`, `from_position` arguments) and `steps`,
+  each an action with an optional `scene`, expected as a record's steps (seq = 1, 2, ...).
+Each case runs in process, and each scene and record file once more through the command line.
 """
 import json
 import subprocess
@@ -17,8 +19,10 @@ from pathlib import Path
 import pytest
 
 from referee.evaluate import evaluate
-from referee.record import replay
+from referee.match import IllegalAction
+from referee.record import ReplayResult, Step, replay
 from referee.scene import scene_from_dict
+from tests.test_record_perft import position
 
 DATA = Path(__file__).parent / "data" / "rules"
 CASES = [json.loads(line) for path in sorted(DATA.glob("*.jsonl"))
@@ -36,6 +40,21 @@ def write(case: dict, folder: Path) -> Path:
     path = folder / f"{case['id']}.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in case["record"]))
     return path
+
+
+def play(case: dict) -> ReplayResult:
+    """A position case's steps applied as a replay would: verdicts until the first refusal."""
+    match = position({k: v for k, v in case.items() if k != "steps"})
+    result = ReplayResult({}, match)
+    for seq, raw in enumerate(case["steps"], start=1):
+        scene = scene_from_dict(raw["scene"], case["id"]) if raw.get("scene") else None
+        step = Step(seq, seq, raw["action"]["player"], raw["action"], scene)
+        try:
+            result.verdicts.append((step, match.apply(step.action, scene)))
+        except IllegalAction as exc:
+            result.illegal = (step, str(exc))
+            break
+    return result
 
 
 def check_record(case: dict, result) -> None:
@@ -62,6 +81,8 @@ def test_rule_case(case, tmp_path):
         assert report.codes() == case["expect"]["codes"]
         for path, value in case["expect"].get("status", {}).items():
             assert at(report.status, path) == value, f"{case['id']}: status {path}"
+    elif "position" in case:
+        check_record(case, play(case))
     else:
         check_record(case, replay(write(case, tmp_path)))
 
@@ -72,6 +93,8 @@ def test_rule_cases_through_the_command_line(path, tmp_path):
     case at its illegal step (exit 1) or plays it through (exit 0)."""
     for case in (json.loads(line) for line in path.read_text().splitlines() if line.strip()):
         options = [f"-o{k}={v}" for k, v in case.get("options", {}).items()]
+        if "position" in case:
+            continue
         if "scene" in case:
             scene = tmp_path / f"{case['id']}.json"
             scene.write_text(json.dumps(case["scene"]))
