@@ -54,11 +54,12 @@ def test_ice_pirates_ship_seen_moved_is_a_move_the_match_accepts():
     ship = match.scene().by_id()[move["ship"]]
     now = replace(ship, id="red-3-1", x=move["to"]["x"], y=move["to"]["y"], heading=move["to"]["heading"])
     out = TurnJudge("icepirates").judge([Event("moved", now, replace(ship, id="red-3-1"))], match.scene(), match)
-    assert out.actions == [{**move}]
+    assert out.actions == [{**move, "seen": True}]
     assert match.apply(out.actions[0])["ok"]
     blue = next(p for p in match.scene().pieces if p.color == "blue" and p.pose == "lying")
     other = TurnJudge("icepirates").judge([Event("moved", replace(blue, x=blue.x + 30), blue)], match.scene(), match)
-    assert other.actions == []             # not blue's turn
+    assert other.actions == []             # not blue's turn: jostled, to be put back
+    assert [(w["code"], w["pieces"], w["was"]["x"]) for w in other.warnings] == [("jostled", [blue.id], blue.x)]
 
 
 def test_icehouse_placements_go_to_the_stash_that_holds_the_piece():

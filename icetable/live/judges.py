@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from referee.iceberg.scene import face_seen
+from referee.icepirates.jostle import jostle
+from referee.icepirates.objects import build_table
 from referee.icefloe.scene import board_from_scene, judge_turn
 from referee.icehouse.match import IcehouseMatch
 from referee.match import IllegalAction
@@ -138,7 +140,7 @@ class TurnJudge:
         if match is None or match.is_over():
             return out
         if self.game == "icepirates":
-            out.actions += self._ship_moves(events, match)
+            out.actions, out.warnings = self._ship_moves(events, match)
             return out
         doubted, self.doubted = self.doubted, False
         mismatch = self._mismatch(match, seen)
@@ -175,22 +177,25 @@ class TurnJudge:
         return match._compare(seen) if hasattr(match, "_compare") else []
 
     @staticmethod
-    def _ship_moves(events: list[Event], match) -> list[dict]:
-        """Ice Pirates: a ship of the player to act seen moved is a `move` to where it lies now
-        (the match judges its steps); the ship is the match's nearest of that colour and size."""
-        ships = [p for p in match.scene().of_type("pyramid") if p.pose == "lying"]
-        out = []
+    def _ship_moves(events: list[Event], match) -> tuple[list[dict], list[dict]]:
+        """Ice Pirates: (moves, jostles). A ship of the player to act seen moved is a `move` to
+        where the camera sees it (`"seen": true`: the match judges its steps with the hand's
+        tolerance); any other ship, island or home seen moved was jostled. A piece is the match's
+        nearest of its type, colour and size."""
+        table = build_table(match.scene())
+        moves, jolts = [], []
         for e in events:
-            if e.kind != "moved" or e.before is None or e.piece.color not in match.to_act():
+            if e.kind != "moved" or e.before is None:
                 continue
-            same = [p for p in ships if (p.color, p.size) == (e.piece.color, e.piece.size)]
-            if not same:
+            pid = _match_piece(table, e.before)
+            if pid is None:
                 continue
-            ship = min(same, key=lambda p: math.dist((p.x, p.y), (e.before.x, e.before.y)))
-            if math.dist((ship.x, ship.y), (e.before.x, e.before.y)) <= SHIP_MATCH:
-                out.append({"player": ship.color, "type": "move", "ship": ship.id,
-                            "to": {"x": e.piece.x, "y": e.piece.y, "heading": e.piece.heading}})
-        return out
+            if table.kinds[pid] == "ship" and e.piece.color in match.to_act() and e.piece.pose == "lying":
+                moves.append({"player": e.piece.color, "type": "move", "ship": pid, "seen": True,
+                              "to": {"x": e.piece.x, "y": e.piece.y, "heading": e.piece.heading}})
+            elif (warning := jostle(table, pid, e.piece, match.opts)) is not None:
+                jolts.append(warning)
+        return moves, jolts
 
     def _explain(self, match, seen: Scene) -> dict | None:
         """The single physical legal action after which the match agrees with the camera. For
@@ -216,6 +221,19 @@ class TurnJudge:
             if len(loose) == 1:
                 return loose[0]
         return None
+
+
+def _match_piece(table, piece: Piece) -> str | None:
+    """The ship, island or home of an Ice Pirates table that `piece` (as the camera saw it) is:
+    the nearest of the same type, colour, size and owner, within SHIP_MATCH mm."""
+    same = [pid for pid, kind in table.kinds.items() if kind != "loose" and
+            (table.pieces[pid].type, table.pieces[pid].color, table.pieces[pid].size, table.pieces[pid].owner)
+            == (piece.type, piece.color, piece.size, piece.owner)]
+    near = min(same, key=lambda pid: math.dist((table.pieces[pid].x, table.pieces[pid].y), (piece.x, piece.y)),
+               default=None)
+    if near is None or math.dist((table.pieces[near].x, table.pieces[near].y), (piece.x, piece.y)) > SHIP_MATCH:
+        return None
+    return near
 
 
 def _as_seen(match, action: dict, seen: Scene) -> dict:
