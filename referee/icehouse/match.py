@@ -177,16 +177,24 @@ class IcehouseMatch:
     def _capture(self, player: str, action: dict) -> list[dict]:
         if {"player": player, "type": "capture", "piece": action.get("piece")} not in self.legal_actions(player):
             raise IllegalAction(f"{action.get('piece')!r} is not a redundant attacker on a {player} defender")
-        piece = self.pieces.pop(action["piece"])
+        piece = self._lift(action["piece"])
         self.stash[player][(piece.color, piece.size)] += 1
         return [event("captured", f"{player} captured {piece.label()}", piece=piece.id)]
+
+    def _lift(self, pid: str) -> Piece:
+        """Take a played piece off the table (the scene's `last` names only pieces still on it)."""
+        self.played_by.pop(pid, None)
+        self.jarred.discard(pid)
+        if self.last == pid:
+            self.last = None
+        return self.pieces.pop(pid)
 
     def _take_back(self, player: str, action: dict) -> list[dict]:
         if {"player": player, "type": "take_back"} not in self.legal_actions(player):
             raise IllegalAction(f"{player} has no meltdown to take back")
         taken = [p for p in self.pieces.values() if p.color == player and not p.standing]
         for piece in taken:
-            del self.pieces[piece.id]
+            self._lift(piece.id)
             self.stash[player][(piece.color, piece.size)] += 1
         return [event("meltdown_taken_back", f"{player} took back {len(taken)} attacker(s)",
                       pieces=[p.id for p in taken])]
@@ -211,9 +219,8 @@ class IcehouseMatch:
                                 f"to {action.get('to')!r}")
         key = (choice["color"], choice["size"])
         if self.crashed is not None:           # the crashed piece leaves the table, not the pad
-            self.pieces.pop(self.crashed.id, None)
-            self.played_by.pop(self.crashed.id, None)
-            self.last = None if self.last == self.crashed.id else self.last
+            if self.crashed.id in self.pieces:
+                self._lift(self.crashed.id)
             self.crashed = None
         else:
             self.stash[player][key] -= 1
