@@ -12,6 +12,7 @@ A line is one case: `id`, `ruling` (the docs/rulings section it tests), then eit
 Each case runs in process, and each scene and record file once more through the command line.
 """
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,9 +104,13 @@ def test_rule_cases_through_the_command_line(path, tmp_path):
             codes = [w["code"] for w in json.loads(run.stdout)["warnings"]]
             assert run.returncode == 0 and codes == case["expect"]["codes"], case["id"]
         else:
-            run = subprocess.run([sys.executable, "-m", "icetable", "replay", "-q", str(write(case, tmp_path))],
+            run = subprocess.run([sys.executable, "-m", "icetable", "replay", str(write(case, tmp_path))],
                                  capture_output=True, text=True, timeout=120)
             illegal = case["expect"].get("illegal")
             assert run.returncode == (1 if illegal else 0), (case["id"], run.stderr)
             if illegal:
                 assert f"illegal step {illegal['seq']}" in run.stderr and illegal["reason"] in run.stderr
+            lines = run.stdout.splitlines()
+            for seq, codes in case["expect"].get("warnings", {}).items():
+                printed = re.findall(r" ! \[(\w+)\]", lines[int(seq) - 1])
+                assert printed == codes, (case["id"], seq, lines[int(seq) - 1])
