@@ -13,6 +13,7 @@ Action types: docs/records.md; rulings: docs/rulings/icepirates.md.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from referee.dimensions import DEFAULT
@@ -300,17 +301,21 @@ class IcePiratesMatch:
         return table.ships[pid]
 
     def _destination(self, action, scene, pid) -> tuple[float, float, float, bool]:
-        """Where the move ends, and whether the camera measured it (the scene after the move, or
-        a `to` the live judge marked `"seen": true`) rather than a player declaring it."""
+        """Where the move ends, and whether the camera measured it (the scene after the move, a
+        `to` the scene shows the ship at, or a `to` the live judge marked `"seen": true`) rather
+        than a player declaring it."""
         to = action.get("to")
+        piece = scene.by_id().get(pid) if scene is not None else None
         if to is None and scene is not None:
-            piece = scene.by_id().get(pid)
             if piece is None or piece.pose != "lying":
                 raise IllegalAction(f"the scene after the move shows no lying ship {pid}")
             return piece.x, piece.y, piece.heading, True
         if not isinstance(to, dict) or not all(isinstance(to.get(k), (int, float)) for k in ("x", "y", "heading")):
             raise IllegalAction("a move needs 'to': {x, y, heading} (mm, degrees) or a scene after it")
-        return float(to["x"]), float(to["y"]), float(to["heading"]) % 360, action.get("seen") is True
+        x, y = float(to["x"]), float(to["y"])
+        seen = action.get("seen") is True or (piece is not None and piece.pose == "lying" and
+                                               math.dist((piece.x, piece.y), (x, y)) <= self.opts.pose_tolerance)
+        return x, y, float(to["heading"]) % 360, seen
 
     def _holding(self, table, other) -> list:
         kind = table.kinds[other]
