@@ -3,6 +3,7 @@ import random
 
 from referee.icefloe import IceFloeMatch
 from referee.match import new_match
+from referee.scene import RANKS, SUITS
 
 FOUR = ["suns", "moons", "crowns", "arms"]
 THREE = ["suns", "moons", "crowns"]
@@ -42,12 +43,22 @@ def play_random(game, players, seed, options=None, scenes=False, cap=20000):
     """Seeded random legal play to the end: (match, steps) where steps are record steps."""
     match = new_match(game, players, seed=seed, options=options)
     rng = random.Random(seed)
+    faces = table_tiles(seed)
     steps = []
     while not match.is_over() and len(steps) < cap:
         action = rng.choice(match.legal_actions(rng.choice(match.to_act())))
+        if action["type"] == "flip":             # the real tile shows its face
+            action = {**action, "face": faces[action["tile"]]}
         match.apply(action)
         steps.append({"action": action, "scene": match.scene() if scenes else None})
     return match, steps
+
+
+def table_tiles(seed: int) -> dict[str, list]:
+    """The faces under the 24 face-down tiles of a real Iceberg table, dealt at random."""
+    faces = [[s, r] for s in SUITS for r in RANKS]
+    random.Random(seed).shuffle(faces)
+    return dict(zip(sorted(f"t{c}{r}" for c in range(5) for r in range(5) if (c, r) != (2, 2)), faces))
 
 
 def quiet_movement(match):

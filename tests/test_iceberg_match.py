@@ -8,6 +8,7 @@ import pytest
 from referee.iceberg import IcebergMatch
 from referee.iceberg.board import donut, groups, stranded
 from referee.match import IllegalAction, new_match
+from referee.scene import scene_from_dict
 from tests.piecepack_builders import act
 
 TWO = ["suns", "moons"]
@@ -23,7 +24,10 @@ DONUT = """
 
 
 def berg(coins, **kwargs):
-    return IcebergMatch.from_position(kwargs.pop("players", TWO), coins, **kwargs)
+    """A position; flips without a face take the seeded shuffle's (`tiles=shuffle`) unless the
+    test's options say otherwise."""
+    options = {"tiles": "shuffle", **kwargs.pop("options", {})}
+    return IcebergMatch.from_position(kwargs.pop("players", TWO), coins, options=options, **kwargs)
 
 
 def started(options=None):
@@ -55,14 +59,49 @@ def test_each_player_places_one_coin_on_a_start_position_in_turn(rule, squares):
     assert match.phase == "play" and match.to_act() == ["suns"] and match.hands["suns"] == 5
 
 
-@pytest.mark.parametrize("rule, count", [("edge_or_gap", 117), ("gap_only", 101)])
-def test_first_turn_choices_counted_by_hand(rule, count):
-    """94 free squares to play on, 2 moves of the coin on (0, 0), the roll, and the flips: 20 tiles
-    with a side on the edge or the hole (the 4 inner corners have none), or only the 4 by the hole."""
-    match = started({"open_side": rule})
+@pytest.mark.parametrize("rule, die, rolls, count", [
+    ("edge_or_gap", "table", 6, 122), ("gap_only", "table", 6, 106),
+    ("edge_or_gap", "virtual", 1, 117), ("gap_only", "virtual", 1, 101)])
+def test_first_turn_choices_counted_by_hand(rule, die, rolls, count):
+    """94 free squares to play on, 2 moves of the coin on (0, 0), the roll (one per face the real
+    die can show, or the one virtual roll), and the flips: 20 tiles with a side on the edge or the
+    hole (the 4 inner corners have none), or only the 4 by the hole."""
+    match = started({"open_side": rule, "die": die})
     kinds = Counter(a["type"] for a in match.legal_actions("suns"))
-    assert kinds["play"] == 94 and kinds["move"] == 2 and kinds["roll"] == 1
+    assert kinds["play"] == 94 and kinds["move"] == 2 and kinds["roll"] == rolls
     assert sum(kinds.values()) == count
+
+
+def test_a_real_tile_must_say_its_face_and_the_match_takes_it():
+    match = berg({"suns": [[0, 0]], "moons": [[9, 9]]}, options={"tiles": "table"})
+    before = match.view(None)
+    with pytest.raises(IllegalAction, match="say which face"):
+        act(match, "suns", "flip", tile="t40")
+    assert match.view(None) == before
+    hidden = match.hidden["t40"]
+    real = next(f for f in match.hidden.values() if f != hidden)
+    act(match, "suns", "flip", tile="t40", face=list(real))
+    assert match.board.faces["t40"] == real
+
+
+def test_a_flip_takes_the_face_the_camera_sees():
+    match = berg({"suns": [[0, 0]], "moons": [[9, 9]]}, options={"tiles": "table"})
+    seen = match.scene().to_dict()
+    tile = next(p for p in seen["pieces"] if p["id"] == "t40")
+    tile.update(face="up", suit="crowns", rank=0)
+    verdict = match.apply({"player": "suns", "type": "flip", "tile": "t40"}, scene_from_dict(seen, "cam"))
+    assert match.board.faces["t40"] == ("crowns", 0) and verdict["warnings"] == []
+
+
+def test_a_roll_is_the_real_die_unless_the_virtual_die_is_chosen():
+    match = berg({"suns": [[0, 0]], "moons": [[9, 9]]}, faces={"t40": ["moons", 3]}, options={"die": "table"})
+    with pytest.raises(IllegalAction, match="roll the real die"):
+        act(match, "suns", "roll")
+    act(match, "suns", "roll", roll=3)
+    assert match.last_roll == 3 and "t40" not in match.board.tiles
+    virtual = berg({"suns": [[0, 0]], "moons": [[9, 9]]}, options={"die": "virtual"}, seed=5)
+    act(virtual, "suns", "roll")
+    assert virtual.last_roll in range(6)
 
 
 def test_play_and_move_stay_on_unoccupied_squares_of_tiles():

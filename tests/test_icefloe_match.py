@@ -243,3 +243,21 @@ def test_wrong_players_and_options_are_refused():
     from referee.options import OptionError
     with pytest.raises(OptionError, match="midway_weight"):
         IceFloeMatch(FOUR, options={"midway_weight": "maybe"})
+
+
+def test_a_player_barred_for_commentary_votes_again_the_next_round():
+    """ "he does not get to vote until the next round": barred for both votes of this round."""
+    match = floe(THREE, {"suns-A": "suns-3", "moons-A": "moons-2", "crowns-A": "crowns-4"})
+    act(match, "suns", "move", pyramid="suns-A", to=[1, 1])
+    act(match, "moons", "move", pyramid="moons-A", to=[3, 1])
+    act(match, "crowns", "move", pyramid="crowns-A", to=[3, 3])
+    act(match, "moons", "sit_out")
+    assert match.to_act() == ["suns", "crowns"] and match.view(None)["barred"] == ["moons"]
+    vote_all(match, "number", {"suns": 5, "crowns": 5})
+    assert match.to_act() == ["suns", "crowns"]
+    vote_all(match, "suit", {"suns": "arms", "crowns": "arms"})
+    while match.round == 1:
+        act(match, match.to_act()[0], "pass")
+    assert match.round == 2 and match.view(None)["barred"] == []
+    quiet_movement(match)
+    assert match.phase == "vote" and "moons" in match.to_act()

@@ -139,6 +139,16 @@ def test_a_legal_slide_and_a_legal_crack():
     assert judge_turn(heavy, match.scene(), "arms") == []
 
 
+def test_a_pyramid_seen_on_the_floe_it_cracked_before_the_floe_is_cleared():
+    """The camera may see the pyramid arrive before the players take the cracked floe away."""
+    placed = dict(STANDARD4, **{"moons-A": "suns-3"})     # suns-C 2 + moons-A 1 on (1, 0)
+    before = floe(FOUR, placed).scene()
+    spot = before.by_id()["suns-3"]
+    arrived = moved(before, {"suns-F": (spot.x + 8, spot.y - 8)})       # + 3 = 6: cracked
+    assert judge_turn(before, arrived, "suns") == []
+    assert evaluate(arrived).codes() == ["overweight_floe"]
+
+
 def _judged(before, after, player="suns"):
     warnings = judge_turn(before, after, player)
     assert [w.code for w in warnings] == ["illegal_turn"]

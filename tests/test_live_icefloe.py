@@ -29,7 +29,7 @@ def icefloe(tmp_path_factory):
                       "RATE_BURST": 10**6, "RATE_PER_SECOND": 10.0**6})
     truth = load_truth(folder)
     holder = {}
-    script = icefloe_script(seed=truth["seed"])
+    script = icefloe_script(seed=truth["seed"], options=truth["options"])
     demo = Demo(app, folder, picture_every=None, read=oracle(script, truth["fps"], holder))
     holder["demo"] = demo
     return demo, demo.play()

@@ -20,6 +20,19 @@ def test_icefloe_move_seen_is_the_legal_move_of_the_player_to_act():
     assert out.actions == [move] and out.warnings == []
 
 
+def test_icefloe_pyramid_seen_on_the_floe_it_cracks_is_that_move():
+    """Seen before the players clear the cracked floe: the move, not an illegal turn."""
+    from tests.piecepack_builders import FOUR, STANDARD4
+    match = IceFloeMatch.from_position(FOUR, dict(STANDARD4, **{"moons-A": "suns-3"}))
+    seen = match.scene()
+    spot = seen.by_id()["suns-3"]
+    arrived = replace(seen, pieces=tuple(replace(p, x=spot.x + 8, y=spot.y - 8) if p.id == "suns-F" else p
+                                         for p in seen.pieces))
+    out = TurnJudge("icefloe").judge([], arrived, match)
+    assert out.actions == [{"player": "suns", "type": "move", "pyramid": "suns-F", "to": [1, 0]}]
+    assert out.warnings == []
+
+
 def test_icefloe_table_no_legal_action_explains_is_a_warning():
     match = IceFloeMatch.from_position(["suns", "moons", "crowns"],
                                        {"suns-A": "suns-3", "moons-A": "moons-2", "crowns-A": "crowns-2"})
@@ -41,11 +54,12 @@ def test_ice_pirates_ship_seen_moved_is_a_move_the_match_accepts():
     ship = match.scene().by_id()[move["ship"]]
     now = replace(ship, id="red-3-1", x=move["to"]["x"], y=move["to"]["y"], heading=move["to"]["heading"])
     out = TurnJudge("icepirates").judge([Event("moved", now, replace(ship, id="red-3-1"))], match.scene(), match)
-    assert out.actions == [{**move}]
+    assert out.actions == [{**move, "seen": True}]
     assert match.apply(out.actions[0])["ok"]
     blue = next(p for p in match.scene().pieces if p.color == "blue" and p.pose == "lying")
     other = TurnJudge("icepirates").judge([Event("moved", replace(blue, x=blue.x + 30), blue)], match.scene(), match)
-    assert other.actions == []             # not blue's turn
+    assert other.actions == []             # not blue's turn: jostled, to be put back
+    assert [(w["code"], w["pieces"], w["was"]["x"]) for w in other.warnings] == [("jostled", [blue.id], blue.x)]
 
 
 def test_icehouse_placements_go_to_the_stash_that_holds_the_piece():
@@ -59,18 +73,31 @@ def test_icehouse_placements_go_to_the_stash_that_holds_the_piece():
 
 
 def test_iceberg_flip_and_coin_move_seen_are_found():
+    """The flip found carries the face the real tile shows (not the match's shuffle)."""
     import copy
     match = new_match("iceberg", ["suns", "moons"], seed=3)
     for _ in range(2):                                   # both players put a coin on the start
         player = match.to_act()[0]
         match.apply(match.legal_actions(player)[0])
     player = match.to_act()[0]
-    for kind in ("flip", "move"):
-        action = next(a for a in match.legal_actions(player) if a["type"] == kind)
+    for kind, extra in (("flip", {"face": ["arms", 5]}), ("move", {})):
+        action = {**next(a for a in match.legal_actions(player) if a["type"] == kind), **extra}
         after = copy.deepcopy(match)
         after.apply(action)
         out = TurnJudge("iceberg").judge([], after.scene(), match)
         assert out.actions == [action], kind
+
+
+def test_iceberg_tile_melted_by_a_real_die_roll_is_that_roll():
+    import copy
+    match = new_match("iceberg", ["suns", "moons"], seed=3)
+    for _ in range(2):
+        match.apply(match.legal_actions(match.to_act()[0])[0])
+    match.apply({"player": "suns", "type": "flip", "tile": "t40", "face": ["moons", 4]})
+    after = copy.deepcopy(match)
+    after.apply({"player": "moons", "type": "roll", "roll": 4})
+    out = TurnJudge("iceberg").judge([], after.scene(), match)
+    assert out.actions == [{"player": "moons", "type": "roll", "roll": 4}]
 
 
 def test_icefloe_misread_sizes_and_faces_are_forgiven_and_put_right():

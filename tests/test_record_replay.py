@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +110,23 @@ def test_a_malformed_record_exits_2_with_one_line(tmp_path, content, problem):
 def test_a_missing_file_exits_2(tmp_path):
     result = cli(str(tmp_path / "none.jsonl"))
     assert result.returncode == 2 and "cannot read file" in result.stderr
+
+
+def test_the_ppgames_ice_floe_game_replays_to_its_true_scores(tmp_path):
+    """A real recorded game (piecepackr/ppgames' ice-floe.ppn, corrected final score): arms loses
+    his last pyramid at the round 4 vote, the round is played out (the extra empty tile) and the
+    final count is Suns 3, Moons 2, Crowns 3, Arms 0; the Torch Bearer is left to break the tie.
+    With lost_all_ends=at_once the game is over before that extra tile."""
+    path = Path(__file__).parent / "data" / "records" / "icefloe-ppgames.jsonl"
+    run = cli("-q", str(path))
+    assert run.returncode == 0, run.stderr
+    assert "scores: suns 3, moons 2, crowns 3, arms 0" in run.stdout
+    result = replay(path)
+    assert result.ok and result.match.phase == "final_tie" and result.match.tie_options == ["suns", "crowns"]
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["options"] = {"lost_all_ends": "at_once"}
+    at_once = tmp_path / "at_once.jsonl"
+    at_once.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    stopped = replay(at_once)
+    assert stopped.illegal[0].seq == len(lines) - 1 and "final_tie" in stopped.illegal[1]

@@ -112,3 +112,32 @@ def test_two_phones_join_by_qr_and_vote_to_the_reveal(tmp_path, browser):
             context.close()
     finally:
         server.stop()
+
+
+def test_a_phone_flips_an_iceberg_tile_and_types_the_face_the_real_tile_shows(tmp_path, browser):
+    server = BackgroundServer(make_app(tmp_path))
+    try:
+        host = HttpPhone(server.port, "")
+        host.code = host.request("POST", "/tables", {"game": "iceberg", "options": {}})[1]["code"]
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/t/{host.code}")
+        page.fill("#name", "Ann")
+        page.check("input[value=suns]")
+        page.click("#join-form button")
+        page.wait_for_selector("#play:not([hidden])")
+        moons = HttpPhone(server.port, host.code)
+        assert moons.join("Bob", "moons")[0] == 201
+        assert host.request("POST", f"/t/{host.code}/host/start", {"seed": 4})[0] == 201
+        phones = [phone_from(context, server.port, host.code), moons]
+        assert play_first_choices(phones, lambda game: game["view"]["phase"] == "play")
+        flips = page.locator("#actions h3:text-is('flip') + div")
+        flips.locator("select").select_option(label="t40")
+        page.once("dialog", lambda dialog: dialog.accept("crowns 5"))
+        flips.locator("button").click()
+        page.wait_for_selector("#banner:has-text('Sent')")
+        tile = moons.state()["game"]["view"]["tiles"]["t40"]
+        assert (tile["face"], tile["suit"], tile["rank"]) == ("up", "crowns", 5)
+        context.close()
+    finally:
+        server.stop()

@@ -47,21 +47,41 @@ def test_a_restart_rebuilds_the_same_game(tmp_path, game, sides, prefer):
     assert before == after
 
 
-def test_iceberg_die_rolls_are_the_match_s_and_reach_everyone(tmp_path):
+def iceberg_table(tmp_path, options=None):
+    """(phone to act, the other phone) after both starting coins are placed."""
     app = make_app(tmp_path)
-    host, code = new_table(app, "iceberg")
+    host, code = new_table(app, "iceberg", options)
     phones = seat(app, code, ["suns", "moons"])
     host.post(f"/t/{code}/host/start", json={"seed": 4})
     play(phones, 2)                                   # both place a starting coin
     state = phones[0].state()["game"]
     roller = next(p for p in phones if p.side == state["to_act"][0])
+    return roller, next(p for p in phones if p is not roller)
+
+
+def test_iceberg_rolls_and_flips_are_what_the_real_die_and_tile_show(tmp_path):
+    roller, other = iceberg_table(tmp_path)
+    rolls = [a for a in roller.state()["game"]["legal"] if a["type"] == "roll"]
+    assert [a["roll"] for a in rolls] == [0, 1, 2, 3, 4, 5]
+    assert roller.act({"type": "roll"}).status_code == 409         # say what the die shows
+    r = roller.act({"type": "roll", "roll": 3})
+    assert r.status_code == 200 and r.json["events"][0]["roll"] == 3
+    assert other.state()["game"]["view"]["last_roll"] == 3
+    refused = other.act({"type": "flip", "tile": "t40"})
+    assert refused.status_code == 409 and "face" in refused.json["error"]
+    assert other.act({"type": "flip", "tile": "t40", "face": {"suit": "arms", "rank": 2}}).status_code == 200
+    assert roller.state()["game"]["view"]["tiles"]["t40"] == {"cell": [4, 0], "face": "up", "open": True,
+                                                               "suit": "arms", "rank": 2}
+
+
+def test_iceberg_virtual_die_option_rolls_on_the_server(tmp_path):
+    roller, other = iceberg_table(tmp_path, {"die": "virtual"})
     assert {"player": roller.side, "type": "roll"} in roller.state()["game"]["legal"]
     r = roller.act({"type": "roll"})
     assert r.status_code == 200
     roll = r.json["events"][0]["roll"]
-    other = next(p for p in phones if p is not roller)
     assert other.state()["game"]["view"]["last_roll"] == roll
-    assert roller.act({"type": "roll", "roll": 5}).status_code == 409   # no choosing one's die
+    assert other.act({"type": "roll", "roll": 5}).status_code == 409   # no choosing one's die
 
 
 def test_ice_pirates_turns_and_treasure_tally(tmp_path):

@@ -71,6 +71,18 @@ def test_reveal_when_the_last_ballot_is_in(table):
     assert view["vote"]["stage"] == "suit" and "mine" not in view["vote"]
 
 
+def test_a_phone_sits_the_vote_out_after_breaking_the_commentary_rules(table):
+    _, _, _, (a, b, c) = table
+    assert {"player": "moons", "type": "sit_out"} in b.state()["game"]["legal"]
+    assert b.act({"type": "sit_out"}).status_code == 200
+    assert b.state()["game"]["legal"] == [] and b.state()["game"]["view"]["barred"] == ["moons"]
+    for phone in (a, c):
+        assert phone.act({"type": "vote_number", "value": 4}).status_code == 200
+    view = b.state()["game"]["view"]
+    assert view["this_round"]["number"]["ballots"] == {"suns": 4, "crowns": 4}
+    assert view["vote"]["stage"] == "suit" and "moons" not in view["to_act"]
+
+
 @pytest.mark.parametrize("action,status,problem", [
     ({"type": "vote_number", "value": 9}, 409, "not one of your choices"),
     ({"type": "vote_number", "value": "3"}, 409, "not one of your choices"),

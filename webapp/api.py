@@ -124,7 +124,7 @@ def act(code: str):
     action = {**action, "player": me["side"]}
     game = game_or_409(table)
     session = app_games().session(db, game, table)
-    if canonical(action) not in {canonical(a) for a in session.match.legal_actions(me["side"])}:
+    if canonical(chosen(action)) not in {canonical(a) for a in session.match.legal_actions(me["side"])}:
         abort(409, "that is not one of your choices now")
     if table["game"] == "icehouse":
         action = resolve_call(db, table, session.match, action)
@@ -133,6 +133,12 @@ def act(code: str):
     except IllegalAction as exc:
         abort(409, str(exc))
     return jsonify(ok=True, events=result.get("events", []))
+
+
+def chosen(action: dict) -> dict:
+    """The closed choice an action makes: without the face a flipped real tile shows (Iceberg),
+    which the player reads off the table and the match checks."""
+    return {k: v for k, v in action.items() if k != "face"}
 
 
 def canonical(action: dict) -> str:

@@ -14,13 +14,17 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from referee.iceberg.scene import face_seen
+from referee.icepirates.jostle import jostle
+from referee.icepirates.objects import build_table
 from referee.icefloe.scene import board_from_scene, judge_turn
 from referee.icehouse.match import IcehouseMatch
 from referee.match import IllegalAction
 from referee.scene import Piece, Scene
 from vision.tracking import Event
 
-PHYSICAL = {"place", "move", "slide", "remove_empty", "play", "flip", "remove"}   # actions the camera sees
+# Actions the camera sees; a roll of the real die (with its "roll") shows as the tile it melts.
+PHYSICAL = {"place", "move", "slide", "remove_empty", "play", "flip", "remove", "roll"}
 SHIP_MATCH = 25.0     # mm: a moved Ice Pirates ship is the match's ship this close to where it was
 
 
@@ -51,16 +55,28 @@ class IcehouseJudge:
 
     def judge(self, events: list[Event], seen: Scene, match=None) -> Outcome:
         out = Outcome()
+        placed = []
         for e in events:
             if e.kind == "placed":
-                self._place(e, out)
+                placed += self._place(e, out)
             elif e.kind == "removed":
                 self.illegal.pop(e.piece.id, None)
                 self._capture(e, out)
         out.warnings += list(self.illegal.values())
-        out.warnings += self.match.crashes(seen)
+        jarred = self.match.crashes(seen)
+        fresh = [w for w in jarred if w["pieces"][0] not in self.match.jarred]
+        self.match.jarred = {w["pieces"][0] for w in jarred}
+        out.warnings += [self._penalty(w, placed) if w in fresh and placed else w for w in jarred]
         out.scene = self.match.scene()
         return out
+
+    @staticmethod
+    def _penalty(warning: dict, placed: list[tuple[str, Piece]]) -> dict:
+        """A crash while pieces were being played: "He must give away the piece he was trying to
+        play, to the opponent of his choice" (the camera cannot see whom; the players settle it)."""
+        player, piece = placed[-1]
+        return {**warning, "crashed_by": player, "message": warning["message"] +
+                f"; crash by {player}: give {piece.label()} to an opponent of your choice"}
 
     def correct(self, was: Piece, now: Piece) -> None:
         """The host's correction of a played piece: the misread piece goes back to its stash pad
@@ -82,13 +98,14 @@ class IcehouseJudge:
         holders = [p for p in self.match.players if self.match.stash[p][(color, size)]]
         return color if color in holders else (holders[0] if holders else None)
 
-    def _place(self, e: Event, out: Outcome) -> None:
+    def _place(self, e: Event, out: Outcome) -> list[tuple[str, Piece]]:
+        """The placement as a `place` action; returns [(player, piece)] when the match took it."""
         piece = e.piece
         player = self._owner(piece.color, piece.size)
         if player is None:
             out.warnings.append({"code": "not_in_stash", "pieces": [piece.id], "color": piece.color,
                                  "message": f"{piece.label()}: no player has it on the stash pad"})
-            return
+            return []
         raw = {k: v for k, v in piece.to_dict().items() if k not in ("type", "confidence")}
         action = {"player": player, "type": "place", "piece": raw}
         try:
@@ -96,8 +113,9 @@ class IcehouseJudge:
         except IllegalAction as exc:
             self.illegal[piece.id] = {"code": "illegal_attack", "pieces": [piece.id], "color": player,
                                       "message": f"{exc}: take it back"}
-            return
+            return []
         out.actions.append(action)
+        return [(player, piece)]
 
     def _capture(self, e: Event, out: Outcome) -> None:
         for player in self.match.players:
@@ -122,7 +140,7 @@ class TurnJudge:
         if match is None or match.is_over():
             return out
         if self.game == "icepirates":
-            out.actions += self._ship_moves(events, match)
+            out.actions, out.warnings = self._ship_moves(events, match)
             return out
         doubted, self.doubted = self.doubted, False
         mismatch = self._mismatch(match, seen)
@@ -159,22 +177,25 @@ class TurnJudge:
         return match._compare(seen) if hasattr(match, "_compare") else []
 
     @staticmethod
-    def _ship_moves(events: list[Event], match) -> list[dict]:
-        """Ice Pirates: a ship of the player to act seen moved is a `move` to where it lies now
-        (the match judges its steps); the ship is the match's nearest of that colour and size."""
-        ships = [p for p in match.scene().of_type("pyramid") if p.pose == "lying"]
-        out = []
+    def _ship_moves(events: list[Event], match) -> tuple[list[dict], list[dict]]:
+        """Ice Pirates: (moves, jostles). A ship of the player to act seen moved is a `move` to
+        where the camera sees it (`"seen": true`: the match judges its steps with the hand's
+        tolerance); any other ship, island or home seen moved was jostled. A piece is the match's
+        nearest of its type, colour and size."""
+        table = build_table(match.scene())
+        moves, jolts = [], []
         for e in events:
-            if e.kind != "moved" or e.before is None or e.piece.color not in match.to_act():
+            if e.kind != "moved" or e.before is None:
                 continue
-            same = [p for p in ships if (p.color, p.size) == (e.piece.color, e.piece.size)]
-            if not same:
+            pid = _match_piece(table, e.before)
+            if pid is None:
                 continue
-            ship = min(same, key=lambda p: math.dist((p.x, p.y), (e.before.x, e.before.y)))
-            if math.dist((ship.x, ship.y), (e.before.x, e.before.y)) <= SHIP_MATCH:
-                out.append({"player": ship.color, "type": "move", "ship": ship.id,
-                            "to": {"x": e.piece.x, "y": e.piece.y, "heading": e.piece.heading}})
-        return out
+            if table.kinds[pid] == "ship" and e.piece.color in match.to_act() and e.piece.pose == "lying":
+                moves.append({"player": e.piece.color, "type": "move", "ship": pid, "seen": True,
+                              "to": {"x": e.piece.x, "y": e.piece.y, "heading": e.piece.heading}})
+            elif (warning := jostle(table, pid, e.piece, match.opts)) is not None:
+                jolts.append(warning)
+        return moves, jolts
 
     def _explain(self, match, seen: Scene) -> dict | None:
         """The single physical legal action after which the match agrees with the camera. For
@@ -183,8 +204,9 @@ class TurnJudge:
         trials = []
         for player in match.to_act():
             for action in match.legal_actions(player):
-                if action["type"] not in PHYSICAL:
+                if action["type"] not in PHYSICAL or (action["type"] == "roll" and "roll" not in action):
                     continue
+                action = _as_seen(match, action, seen)
                 trial = copy.deepcopy(match)
                 try:
                     trial.apply(action)
@@ -199,6 +221,27 @@ class TurnJudge:
             if len(loose) == 1:
                 return loose[0]
         return None
+
+
+def _match_piece(table, piece: Piece) -> str | None:
+    """The ship, island or home of an Ice Pirates table that `piece` (as the camera saw it) is:
+    the nearest of the same type, colour, size and owner, within SHIP_MATCH mm."""
+    same = [pid for pid, kind in table.kinds.items() if kind != "loose" and
+            (table.pieces[pid].type, table.pieces[pid].color, table.pieces[pid].size, table.pieces[pid].owner)
+            == (piece.type, piece.color, piece.size, piece.owner)]
+    near = min(same, key=lambda pid: math.dist((table.pieces[pid].x, table.pieces[pid].y), (piece.x, piece.y)),
+               default=None)
+    if near is None or math.dist((table.pieces[near].x, table.pieces[near].y), (piece.x, piece.y)) > SHIP_MATCH:
+        return None
+    return near
+
+
+def _as_seen(match, action: dict, seen: Scene) -> dict:
+    """Iceberg: a flip with the face the real tile shows on the camera's table."""
+    if action["type"] != "flip" or "face" in action:
+        return action
+    face = face_seen(match.board, seen, action["tile"])
+    return {**action, "face": list(face)} if face else action
 
 
 def _floes(scene: Scene):

@@ -182,10 +182,11 @@ def _choose(match: IceFloeMatch, player: str, legal: list[dict], victim: str, rn
     return rng.choice(moves or legal)
 
 
-def icefloe_script(players=("suns", "moons", "crowns"), seed: int = 0, max_steps: int = 200) -> Script:
+def icefloe_script(players=("suns", "moons", "crowns"), seed: int = 0, max_steps: int = 200,
+                   options: dict | None = None) -> Script:
     """Play an IceFloe match with the policy; the physical steps, phone actions and scores."""
     rng = random.Random(seed)
-    match = IceFloeMatch(list(players), seed=seed)
+    match = IceFloeMatch(list(players), seed=seed, options=options)
     table = _Table(match)
     scenes, steps, phone, actions = [table.scene(players)], [], [], []
     extent = table.scene(players).area[0]

@@ -141,6 +141,19 @@ def groups(board: Board, diagonal: bool = False) -> list[list[str]]:
     return sorted(out, key=lambda g: (-len(g), g))
 
 
+def cut_off(board: Board, tid: str, diagonal: bool = False) -> list[str]:
+    """Remove tile `tid` (with its coins) and return the tiles this removal cuts off: the group
+    that held it may split, and every part smaller than its largest part drifts (parts tied for
+    largest all stay). Other groups, such as the equal half left by an earlier tie, stay."""
+    group = next(g for g in groups(board, diagonal) if tid in g)
+    board.remove_tile(tid)
+    rest = Board({t: board.tiles[t] for t in group if t != tid})
+    parts = groups(rest, diagonal)
+    if not parts:
+        return []
+    return sorted(t for part in parts if len(part) < len(parts[0]) for t in part)
+
+
 def stranded(board: Board, diagonal: bool = False) -> list[str]:
     """Tiles cut off from the main iceberg: every group smaller than the largest (groups tied for
     largest all stay)."""

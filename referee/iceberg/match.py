@@ -1,17 +1,19 @@
 """IcebergMatch: Iceberg for 2 or 4 players (protocol of referee/match.py).
 
 Phases: start (each player places one coin on a start position) -> play (play, move, flip or
-roll) -> choose (the roller picks among several matching tiles) -> over. The face-down tiles
-are shuffled with the match's seed; a flip action may name the face the table showed.
+roll) -> choose (the roller picks among several matching tiles) -> over. The table is the truth:
+a flip takes the face the real tile shows (the action's `face`, or the camera's scene after it)
+and a roll the face of the real die (`roll`); the options `tiles=shuffle` and `die=virtual` use
+the match's seeded shuffle and die instead.
 """
 from __future__ import annotations
 
 import random
 
-from referee.iceberg.board import DIRS4, STARTS, cell_of_square, donut, flip, open_sides, stranded
+from referee.iceberg.board import DIRS4, STARTS, cell_of_square, cut_off, donut, flip, open_sides
 from referee.iceberg.options import IcebergOptions
-from referee.iceberg.scene import board_to_scene, compare_with_scene
-from referee.match import IllegalAction, PhaseMachine, event, roll_die, suit_players
+from referee.iceberg.scene import board_to_scene, compare_with_scene, face_seen
+from referee.match import DIE_FACES, IllegalAction, PhaseMachine, event, roll_die, suit_players
 from referee.options import make
 from referee.scene import RANKS, SUITS, Scene
 
@@ -60,6 +62,15 @@ class IcebergMatch(PhaseMachine):
         return match
 
     # ---- protocol -------------------------------------------------------------------------
+    def apply(self, action: dict, scene: Scene | None = None) -> dict:
+        """As PhaseMachine.apply; a flip without a `face` takes the face the scene shows."""
+        if isinstance(action, dict) and action.get("type") == "flip" and "face" not in action \
+                and scene is not None and action.get("tile") in self.board.tiles:
+            face = face_seen(self.board, scene, action["tile"])
+            if face is not None:
+                action = {**action, "face": list(face)}
+        return super().apply(action, scene)
+
     def to_act(self) -> list[str]:
         return [] if self.phase == "over" else [self.turn]
 
@@ -116,7 +127,9 @@ class IcebergMatch(PhaseMachine):
         gap_only = self.options.open_side == "gap_only"
         out += [{"type": "flip", "tile": t} for t in sorted(self.board.tiles)
                 if self.board.faces[t] is None and open_sides(self.board, t, gap_only, at)]
-        return out + [{"type": "roll"}]
+        if self.options.die == "virtual":
+            return out + [{"type": "roll"}]
+        return out + [{"type": "roll", "roll": face} for face in DIE_FACES]
 
     def _do_play(self, player, action):
         before = self._alive()
@@ -135,6 +148,11 @@ class IcebergMatch(PhaseMachine):
                 return events
         return events + self._after(before)
 
+    def _reason(self, action: dict, legal: list[dict]) -> str:
+        if action["type"] == "roll" and "roll" not in action and self.options.die == "table":
+            return "roll the real die and say what it shows ('roll': 0 for the null to 5)"
+        return super()._reason(action, legal)
+
     def _legal_choose(self, player):
         return [{"type": "remove", "tile": t} for t in self.choices]
 
@@ -151,10 +169,14 @@ class IcebergMatch(PhaseMachine):
         return [event("play", f"{player} plays a coin on {list(square)}", coin=coin, square=list(square))]
 
     def _face(self, action) -> tuple[str, int]:
-        """The face a flipped tile shows: as the action says (a real table), else the shuffle's."""
+        """The face a flipped tile shows: as the action says (the real table), else (`tiles=shuffle`)
+        the shuffle's."""
         tid, named = action["tile"], action.get("face")
-        if named is None:
+        if named is None and self.options.tiles == "shuffle":
             return self.hidden[tid]
+        if named is None:
+            raise IllegalAction(f"flip {tid}: say which face the real tile shows "
+                                "('face': {\"suit\", \"rank\"}) or show it to the camera")
         if isinstance(named, dict):
             return self._reveal(tid, (named.get("suit"), named.get("rank")))
         if isinstance(named, list) and len(named) == 2:
@@ -190,10 +212,11 @@ class IcebergMatch(PhaseMachine):
         return events + self._remove(matches[0])
 
     def _remove(self, tid):
-        lost = self.board.remove_tile(tid)
+        lost = self.board.coins_on(tid)
+        drift = cut_off(self.board, tid, self.options.connect == "diagonal")
         events = [event("remove", f"tile {tid} melts" + (f" with {', '.join(lost)}" if lost else ""),
                         tile=tid, lost=lost)]
-        for t in stranded(self.board, self.options.connect == "diagonal"):
+        for t in drift:
             gone = self.board.remove_tile(t)
             events.append(event("stranded", f"tile {t} is stranded and drifts away" +
                                 (f" with {', '.join(gone)}" if gone else ""), tile=t, lost=gone))

@@ -85,13 +85,25 @@ def board_to_scene(board: Board, state: dict | None = None, dims: Dimensions = D
     return Scene("iceberg", tuple(pieces), (extent, extent), state={"grid_origin": [MARGIN, MARGIN], **(state or {})})
 
 
-def compare_with_scene(board: Board, scene: Scene, dims: Dimensions = DEFAULT) -> list[dict]:
-    """Warnings (dicts) where the camera's table differs from the match's board: tiles by cell
-    and face, coins by suit and square (coins of one suit are alike)."""
+def _aligned(board: Board, scene: Scene, dims: Dimensions) -> tuple[Board, int, int]:
+    """The scene's board and the cell shift (dc, dr) that most of its tiles share with `board`."""
     seen, _ = board_from_scene(scene, dims)
     shift = Counter((board.tiles[t][0] - c[0], board.tiles[t][1] - c[1]) for t, c in seen.tiles.items()
                     if t in board.tiles).most_common(1)
-    dc, dr = shift[0][0] if shift else (0, 0)
+    return (seen, *shift[0][0]) if shift else (seen, 0, 0)
+
+
+def face_seen(board: Board, scene: Scene, tid: str, dims: Dimensions = DEFAULT) -> tuple[str, int] | None:
+    """The face the camera sees up on the match's tile `tid` (None: face down, or no tile there)."""
+    seen, dc, dr = _aligned(board, scene, dims)
+    cell = board.tiles.get(tid)
+    return next((seen.faces[t] for t, (c, r) in seen.tiles.items() if (c + dc, r + dr) == cell), None)
+
+
+def compare_with_scene(board: Board, scene: Scene, dims: Dimensions = DEFAULT) -> list[dict]:
+    """Warnings (dicts) where the camera's table differs from the match's board: tiles by cell
+    and face, coins by suit and square (coins of one suit are alike)."""
+    seen, dc, dr = _aligned(board, scene, dims)
     expected_tiles = {c: board.faces[t] for t, c in board.tiles.items()}
     seen_tiles = {(c + dc, r + dr): seen.faces[t] for t, (c, r) in seen.tiles.items()}
     expected_coins = Counter((board.owners[c], s) for c, s in board.coins.items())

@@ -45,6 +45,7 @@ class IceFloeMatch(PhaseMachine):
         self.vote: Vote | None = None
         self.tie_options: list = []
         self.passed: set[str] = set()
+        self.barred: set[str] = set()        # sitting out this round's votes (commentary penalty)
         self.winners: list[str] | None = None
         self.end_reason = None
 
@@ -82,7 +83,7 @@ class IceFloeMatch(PhaseMachine):
         if self.phase == "rolloff":
             return [p for p in self.rolling if p not in self.rolls]
         if self.phase == "vote":
-            return [p for p in self.players if p not in self.vote.ballots]
+            return [p for p in self.players if p not in self.vote.ballots and p not in self.barred]
         if self.phase in ("tie", "extra", "final_tie"):
             return [self.torch]
         return self.queue[:1]
@@ -96,7 +97,7 @@ class IceFloeMatch(PhaseMachine):
                "torch_bearer": self.torch, "first_player": self.first, "to_act": self.to_act(),
                "rolloffs": self.rolloffs + ([dict(self.rolls)] if self.rolls else []),
                "board": board, "coins": {p: list(c) for p, c in self.coins.items()},
-               "this_round": dict(self.current), "history": self.history,
+               "this_round": dict(self.current), "history": self.history, "barred": sorted(self.barred),
                "scores": self.scores(), "final_count": self.final,
                "over": self.is_over(), "winner": self.winner(), "end_reason": self.end_reason}
         if self.phase == "vote":
@@ -193,22 +194,30 @@ class IceFloeMatch(PhaseMachine):
     # ---- votes ----------------------------------------------------------------------------
     def _start_vote(self, stage, valid):
         self.phase, self.vote = "vote", Vote(stage, valid)
-        return [event("vote_open", f"vote on the {stage} of the tile to remove", stage=stage)]
+        events = [event("vote_open", f"vote on the {stage} of the tile to remove", stage=stage)]
+        return events + (self._reveal() if not self.to_act() else [])
 
     def _legal_vote(self, player):
         choices = DIE_FACES if self.vote.stage == "number" else SUITS
-        return [{"type": f"vote_{self.vote.stage}", "value": v} for v in choices]
+        return [{"type": f"vote_{self.vote.stage}", "value": v} for v in choices] + [{"type": "sit_out"}]
 
     def _do_vote(self, player, action):
-        self.vote.ballots[player] = action["value"]
-        events = [event("voted", f"{player} has voted", player=player)]
-        if self.to_act():
-            return events
-        shown = ", ".join(f"{p} {self.vote.ballots[p]}" for p in self.players)
-        events.append(event("reveal", f"{self.vote.stage} ballots: {shown}" +
-                             (f" (void: {', '.join(self.vote.void())})" if self.vote.void() else ""),
-                             stage=self.vote.stage, ballots=dict(self.vote.ballots), void=self.vote.void()))
-        holders = [p for p in self.clockwise(self.torch) if self.coins[p]]
+        if action["type"] == "sit_out":
+            self.barred.add(player)
+            events = [event("sit_out", f"{player} broke the rules of commentary: no vote until the next "
+                            "round", player=player)]
+        else:
+            self.vote.ballots[player] = action["value"]
+            events = [event("voted", f"{player} has voted", player=player)]
+        return events + (self._reveal() if not self.to_act() else [])
+
+    def _reveal(self):
+        """Every ballot is in: show them, then open the coin window or resolve the vote."""
+        shown = ", ".join(f"{p} {self.vote.ballots[p]}" for p in self.players if p in self.vote.ballots)
+        events = [event("reveal", f"{self.vote.stage} ballots: {shown or 'none'}" +
+                        (f" (void: {', '.join(self.vote.void())})" if self.vote.void() else ""),
+                        stage=self.vote.stage, ballots=dict(self.vote.ballots), void=self.vote.void())]
+        holders = [p for p in self.clockwise(self.torch) if self.coins[p] and p not in self.barred]
         if len(self.vote.voted_options()) < 2 or not holders:
             return events + self._resolve()
         self.phase, self.queue, self.passed = "coins", holders[:1], set()
@@ -233,7 +242,7 @@ class IceFloeMatch(PhaseMachine):
             events = [event("coins", f"{player} adds {' and '.join(coins)} (+{weight}) to {action['value']}",
                              player=player, coins=coins, value=action["value"])]
         after = self.clockwise(player)[1:] + [player]
-        nxt = [p for p in after if self.coins[p] and p not in self.passed]
+        nxt = [p for p in after if self.coins[p] and p not in self.passed and p not in self.barred]
         if not nxt:
             return events + self._resolve()
         self.queue = nxt[:1]
@@ -326,6 +335,7 @@ class IceFloeMatch(PhaseMachine):
         self.round += 1
         self.torch = self.clockwise(self.first)[(self.round - 1) % len(self.players)]
         self.current = {"round": self.round, "torch_bearer": self.torch}
+        self.barred = set()
         self.phase, self.queue = "move", self.clockwise(self.torch)
         return [event("round", f"round {self.round}: {self.torch} holds the torch",
                        round=self.round, torch_bearer=self.torch)]

@@ -144,6 +144,8 @@ def compare_with_scene(board: Board, scene: Scene, dims: Dimensions = DEFAULT) -
         seen = _aligned(canonical(board_from_scene(scene, dims)[0]), board)
     except ValueError as exc:
         return [Warning("scene_mismatch", f"the scene cannot be read as an IceFloe board: {exc}").to_dict()]
+    for tid in [t for t in seen.tiles if seen.weight(t) > MAX_WEIGHT and t not in board.tiles]:
+        seen.remove_tile(tid)                      # cracked: the players have yet to clear it
     diffs = differences(board, seen)
     if not diffs:
         return []
@@ -152,7 +154,7 @@ def compare_with_scene(board: Board, scene: Scene, dims: Dimensions = DEFAULT) -
 
 
 def judge_turn(before: Scene, after: Scene, player: str, dims: Dimensions = DEFAULT,
-               midway_limit: bool = False) -> list[Warning]:
+               midway_limit: bool = True) -> list[Warning]:
     """`illegal_turn` warnings when `after` does not follow from `before` by one legal action of
     `player` (a pyramid move or a tile slide, a cracked floe removed); empty when legal."""
     first, grid, _ = board_from_scene(before, dims)
@@ -164,9 +166,11 @@ def judge_turn(before: Scene, after: Scene, player: str, dims: Dimensions = DEFA
     at = old.at()
     for pid in old.owned(player):
         for to in destinations(old, pid, at, midway_limit):
-            trial = old.copy()
-            move_pyramid(trial, pid, to)
-            if not differences(trial, new):
+            landed = old.copy()
+            landed.pyramids[pid] = at[to]          # seen before the players clear a cracked floe
+            cracked = landed.copy()
+            move_pyramid(cracked, pid, to)
+            if not differences(cracked, new) or not differences(landed, new):
                 return []
     for tid, to in slides(old, player, at):
         trial = old.copy()

@@ -35,7 +35,7 @@ def evaluate(scene: Scene, dims: Dimensions = DEFAULT, options=None) -> Report:
     report.warnings += _meltdowns(scene, table, opts)
     if not table.game_over:
         report.warnings += _over_iced(board)
-    report.warnings += _vulnerable(board, table, opts)
+        report.warnings += _vulnerable(board, table, opts)
     report.status = _status(scene, board, table)
     report.scores = scores(board, table, opts)
     return report

@@ -39,6 +39,8 @@ class IcehouseMatch:
         self.stash = {p: Counter({(p, size): 5 for size in (1, 2, 3)}) for p in players}
         self.icehouse: set[str] = set()
         self.penalty_due: str | None = None
+        self.crashed: Piece | None = None     # the piece a crash made its player give away
+        self.jarred: set[str] = set()          # played pieces the last scene showed moved
         self.time_up = False
         self.last: str | None = None
 
@@ -51,9 +53,10 @@ class IcehouseMatch:
         if self.is_over() or player not in self.players:
             return []
         if self.penalty_due == player:
+            owed = [(self.crashed.color, self.crashed.size)] if self.crashed else \
+                [key for key, n in sorted(self.stash[player].items()) if n]
             return [{"player": player, "type": "pay_penalty", "to": to, "color": c, "size": s}
-                    for (c, s), n in sorted(self.stash[player].items()) if n
-                    for to in self.players if to != player]
+                    for c, s in owed for to in self.players if to != player]
         report = self.report()
         out = [{"player": player, "type": "call"}, {"player": player, "type": "time_up"}]
         for pid, d in report.status["defenders"].items():
@@ -71,10 +74,13 @@ class IcehouseMatch:
         if handler is None:
             raise IllegalAction(f"unknown Icehouse action {kind!r}")
         events = handler(player, action)
-        warnings = [w.to_dict() for w in self.report().warnings]
+        jarred = self.crashes(scene) if scene is not None else []
+        fresh = [w for w in jarred if w["pieces"][0] not in self.jarred]
         if scene is not None:
-            warnings += self.crashes(scene)
-        return verdict(events, warnings)
+            self.jarred = {w["pieces"][0] for w in jarred}
+        if kind == "place" and fresh:
+            events += self._crash(player, fresh)
+        return verdict(events, [w.to_dict() for w in self.report().warnings] + jarred)
 
     def view(self, player: str | None) -> dict:
         """Everything is public in Icehouse (the hidden timer is kept by the web app)."""
@@ -84,6 +90,7 @@ class IcehouseMatch:
                                      for (c, s), n in sorted(self.stash[p].items()) if n]
                                  for p in self.players},
                 "icehouse": sorted(self.icehouse), "penalty_due": self.penalty_due,
+                "crashed": self.crashed.id if self.crashed else None,
                 "scene": self.scene().to_dict(), "report": self.report().to_dict()}
 
     def scores(self) -> dict[str, int]:
@@ -145,6 +152,16 @@ class IcehouseMatch:
         self.played_by[piece.id] = player
         return [event("placed", f"{player} played {piece.label()} {piece.pose}", piece=piece.id)]
 
+    def _crash(self, player: str, jarred: list[dict]) -> list[dict]:
+        """ "A player who crashes the setup ... must give away the piece he was trying to play, to
+        the opponent of his choice": he owes that piece (`pay_penalty`) before anything else."""
+        piece = self.pieces[self.last]
+        self.penalty_due, self.crashed = player, piece
+        moved = [w["pieces"][0] for w in jarred]
+        return [event("crash", f"{player} crashed the table playing {piece.label()}: give it to an "
+                      f"opponent of your choice; put back {', '.join(moved)}", piece=piece.id,
+                      jarred=moved)]
+
     def _piece(self, raw) -> Piece:
         if not isinstance(raw, dict) or raw.get("type", "pyramid") != "pyramid":
             raise IllegalAction("a placement needs a 'piece': a pyramid of SCENE.md")
@@ -160,16 +177,24 @@ class IcehouseMatch:
     def _capture(self, player: str, action: dict) -> list[dict]:
         if {"player": player, "type": "capture", "piece": action.get("piece")} not in self.legal_actions(player):
             raise IllegalAction(f"{action.get('piece')!r} is not a redundant attacker on a {player} defender")
-        piece = self.pieces.pop(action["piece"])
+        piece = self._lift(action["piece"])
         self.stash[player][(piece.color, piece.size)] += 1
         return [event("captured", f"{player} captured {piece.label()}", piece=piece.id)]
+
+    def _lift(self, pid: str) -> Piece:
+        """Take a played piece off the table (the scene's `last` names only pieces still on it)."""
+        self.played_by.pop(pid, None)
+        self.jarred.discard(pid)
+        if self.last == pid:
+            self.last = None
+        return self.pieces.pop(pid)
 
     def _take_back(self, player: str, action: dict) -> list[dict]:
         if {"player": player, "type": "take_back"} not in self.legal_actions(player):
             raise IllegalAction(f"{player} has no meltdown to take back")
         taken = [p for p in self.pieces.values() if p.color == player and not p.standing]
         for piece in taken:
-            del self.pieces[piece.id]
+            self._lift(piece.id)
             self.stash[player][(piece.color, piece.size)] += 1
         return [event("meltdown_taken_back", f"{player} took back {len(taken)} attacker(s)",
                       pieces=[p.id for p in taken])]
@@ -193,10 +218,16 @@ class IcehouseMatch:
             raise IllegalAction(f"{player} cannot give {action.get('color')} {action.get('size')} "
                                 f"to {action.get('to')!r}")
         key = (choice["color"], choice["size"])
-        self.stash[player][key] -= 1
+        if self.crashed is not None:           # the crashed piece leaves the table, not the pad
+            if self.crashed.id in self.pieces:
+                self._lift(self.crashed.id)
+            self.crashed = None
+        else:
+            self.stash[player][key] -= 1
         self.stash[choice["to"]][key] += 1
         self.penalty_due = None
-        return [event("penalty", f"{player} gave a {key[0]} {key[1]} to {choice['to']}", **choice)]
+        return [event("penalty", f"{player} gave a {key[0]} {key[1]} to {choice['to']}", player=player,
+                      to=choice["to"], color=key[0], size=key[1])]
 
     def _time_up(self, player: str, action: dict) -> list[dict]:
         self.time_up = True

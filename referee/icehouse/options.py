@@ -27,10 +27,10 @@ class IcehouseOptions:
     seam: str = "none"
     # An attacker placed illegally: "take_back" (1991 Rules) or "squander" (Q&A: it stays, scores 0).
     illegal_placement: str = "take_back"
-    # Meltdown can be called "while_short" (Q&A: only until the colour has two defenders down)
-    # or "any_time" (1991 text: any attacker placed before the colour's second defender, needs
-    # state.order).
-    meltdown: str = "while_short"
+    # Meltdown: "any_time" (1991 text, "The first two pyramids of each color ... MUST be
+    # defensive": any attacker placed before the colour's second defender, needs state.order) or
+    # "while_short" (Q&A: only until the colour has two defenders down).
+    meltdown: str = "any_time"
     # A played prisoner scores for its "color" (the rules' advice to execute prisoners) or for the
     # "player" who played it (state.played_by: {piece id: colour}).
     score_for: str = "color"
@@ -44,6 +44,6 @@ class IcehouseOptions:
         "graze": ("hits", "passes"),
         "seam": ("none", "deeper"),
         "illegal_placement": ("take_back", "squander"),
-        "meltdown": ("while_short", "any_time"),
+        "meltdown": ("any_time", "while_short"),
         "score_for": ("color", "player"),
     }

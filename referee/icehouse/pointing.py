@@ -1,6 +1,9 @@
 """Where each attacker points: the first object met by the line from its tip along its heading.
 
-All rays are judged together: one STRtree query gives every (ray, piece) candidate pair, and the
+The line is a strip `line_tolerance` wide either side, starting at the tip (flat ends): only what
+lies ahead of the tip counts, and a piece must reach more than the tolerance beyond the tip, so a
+piece beside or behind the tip (another attacker's side, the tip of a converging attacker) is
+never met. All rays are judged together: one STRtree query gives every (ray, piece) candidate pair, and the
 entry points along each ray are computed with vectorised shapely calls (no all-pairs loops).
 """
 from __future__ import annotations
@@ -71,11 +74,14 @@ def aim_all(tips: np.ndarray, headings: np.ndarray, own: np.ndarray, footprints:
 def _aim(tips, direction, lengths, own, footprints, tree, opts) -> list[Aim]:
     ends = tips + direction * lengths[:, None]
     rays = shapely.linestrings(np.stack([tips, ends], axis=1))
-    ray_idx, piece_idx = tree.query(rays, predicate="dwithin", distance=opts.line_tolerance)
+    strips = shapely.buffer(rays, opts.line_tolerance, cap_style="flat")
+    ray_idx, piece_idx = tree.query(strips, predicate="intersects")
     keep = piece_idx != own[ray_idx]
     ray_idx, piece_idx = ray_idx[keep], piece_idx[keep]
-    entry, chord = _entries(rays[ray_idx], footprints[piece_idx], tips[ray_idx],
-                            direction[ray_idx], opts.line_tolerance)
+    entry, reach = _entries(strips[ray_idx], footprints[piece_idx], tips[ray_idx], direction[ray_idx])
+    ahead = reach > opts.line_tolerance
+    ray_idx, piece_idx, entry = ray_idx[ahead], piece_idx[ahead], entry[ahead]
+    chord = shapely.length(shapely.intersection(rays[ray_idx], footprints[piece_idx]))
     if opts.graze == "passes":
         solid = chord >= opts.graze_chord
         ray_idx, piece_idx, entry, chord = ray_idx[solid], piece_idx[solid], entry[solid], chord[solid]
@@ -86,16 +92,15 @@ def _aim(tips, direction, lengths, own, footprints, tree, opts) -> list[Aim]:
             for a, b in zip(starts[:-1], starts[1:])]
 
 
-def _entries(rays, polys, tips, direction, tol):
-    """Distance along each ray to where it first comes within `tol` of its polygon, and the
-    length of the ray inside the polygon itself."""
-    near = shapely.intersection(rays, shapely.buffer(polys, tol, quad_segs=2))
-    coords, index = shapely.get_coordinates(near, return_index=True)
+def _entries(strips, polys, tips, direction):
+    """Where along each strip its polygon begins and how far beyond the tip it reaches (mm)."""
+    part = shapely.intersection(strips, polys)
+    coords, index = shapely.get_coordinates(part, return_index=True)
     along = np.einsum("ij,ij->i", coords - tips[index], direction[index])
-    entry = np.full(len(rays), np.inf)
+    entry, reach = np.full(len(strips), np.inf), np.full(len(strips), -np.inf)
     np.minimum.at(entry, index, along)
-    chord = shapely.length(shapely.intersection(rays, polys))
-    return np.maximum(entry, 0.0), chord
+    np.maximum.at(reach, index, along)
+    return np.maximum(entry, 0.0), reach
 
 
 def _first_hit(piece_idx, entry, chord, opts) -> Aim:

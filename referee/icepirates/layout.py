@@ -8,11 +8,11 @@ import math
 import random
 
 from referee.dimensions import DEFAULT, Dimensions
+from referee.icepirates.rules import ISLAND_COLORS
 from referee.scene import Piece, Scene
 
 AREA = (1000.0, 1000.0)
 POSTCARD = (148.0, 105.0)
-ISLAND_COLORS = ("black", "white")
 # Islands: 7 on a ring of radius 190 mm and 3 on a ring of 85 mm (gaps over 4 inches).
 RINGS = ((190.0, 7, 0.0), (85.0, 3, 30.0))
 HOME_RADIUS = 370.0

@@ -2,12 +2,18 @@
 
 Geometry is judged on the match's current scene (the table as last seen or as the match
 expects it). A move names its ship and its end pose (`to`) or comes with the scene after it;
-firing, docking and transfers are measured on the current scene. Island contents are hidden:
+firing, docking and transfers are measured on the current scene. A move is whole steps: a
+declared `to` must be the end of a chain of steps (to its rounding), a pose the camera measured
+(the scene after it, or `"seen": true` from the live judge) may be off by `pose_tolerance`, and
+either way the ship is kept at the chain's exact end. Ships, islands and homes the camera sees
+moved by anything else were jostled: a `jostled` warning says where each belongs, and the match
+keeps it there. Island contents are hidden:
 a player sees an island's contents once one of his ships has explored it.
 Action types: docs/records.md; rulings: docs/rulings/icepirates.md.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from referee.dimensions import DEFAULT
@@ -15,8 +21,9 @@ from referee.geometry import footprint
 from referee.icepirates.cannons import in_range
 from referee.icepirates.cargo import capacity_text, fits, pieces_of, take_out
 from referee.icepirates.docking import docked_with
+from referee.icepirates.jostle import jostled
 from referee.icepirates.layout import island_nests, starting_scene
-from referee.icepirates.movement import judge_move, sample_moves
+from referee.icepirates.movement import DECLARED_TOLERANCE, judge_move, sample_moves
 from referee.icepirates.objects import build_table, damage_of, island_ids
 from referee.icepirates.report import evaluate
 from referee.icepirates.rules import ACTIONS_PER_TURN, IcePiratesOptions, win_threshold
@@ -55,6 +62,7 @@ class IcePiratesMatch:
         self.moved, self.repaired, self.acted = set(), set(), set()
         self.shots: dict[str, int] = {}
         self.winners: list[str] | None = None
+        self._moved_now: dict[str, bool] = {}   # pieces the action in progress moved itself
 
     def _start_scene(self, raw, seed: int) -> Scene:
         if raw is None:
@@ -98,6 +106,8 @@ class IcePiratesMatch:
 
     def view(self, player: str | None = None) -> dict:
         table = build_table(self._scene, DEFAULT)
+        islands = sorted(set(self.islands) | {i for i, k in table.kinds.items() if k == "island"},
+                         key=lambda i: (len(i), i))
         ships = {}
         for pid, kind in table.kinds.items():
             if kind in ("ship", "disabled"):
@@ -111,7 +121,7 @@ class IcePiratesMatch:
                 "actions_left": ACTIONS_PER_TURN - self.used, "scene": self.scene().to_dict(),
                 "ships": ships, "homes": {p: [list(c) for c in h] for p, h in self.homes.items()},
                 "islands": {i: ({"explored": True, "contents": [list(c) for c in known[i]]}
-                                if i in known else {"explored": False}) for i in self.islands},
+                                if i in known else {"explored": False}) for i in islands},
                 "treasure_color": self.treasure_color, "win_threshold": win_threshold(len(self.players)),
                 "scores": self.scores(), "over": self.is_over(), "winner": self.winner()}
 
@@ -125,7 +135,7 @@ class IcePiratesMatch:
         docks = docked_with(table, self.opts, [s.id for s in mine])
         out = [{"type": "end_turn"}]
         out += [{"type": "explore", "ship": s.id, "island": i} for s in mine
-                for i in docks[s.id] if i in self.islands and s.id not in self.repaired]
+                for i in docks[s.id] if table.kinds[i] == "island" and s.id not in self.repaired]
         if self.used < ACTIONS_PER_TURN:
             out += self._legal_fire(table, mine) + self._legal_repair(table, player)
             free = [s for s in mine if s.id not in self.moved and s.id not in self.repaired]
@@ -143,13 +153,23 @@ class IcePiratesMatch:
                                 f"explore, end_turn)")
         if kind in ACTION_TYPES and self.used >= ACTIONS_PER_TURN:
             raise IllegalAction(f"{player} has used all {ACTIONS_PER_TURN} actions this turn")
+        before, self._moved_now = self._scene, {}
         events = handler(player, action, scene)
         if kind in ACTION_TYPES:
             self.used += 1
-        if scene is not None:
-            self._scene = scene          # the camera is believed over the match's expectation
-        warnings = [w.to_dict() for w in evaluate(scene, DEFAULT, self.opts).warnings] if scene else []
-        return verdict(events, warnings)
+        if scene is None:
+            return verdict(events)
+        jolts = jostled(before, scene, self._moved_now, self.opts)
+        self._scene = self._settle(scene, {w["pieces"][0] for w in jolts})
+        return verdict(events, [w.to_dict() for w in evaluate(scene, DEFAULT, self.opts).warnings] + jolts)
+
+    def _settle(self, scene: Scene, jostled_ids: set[str]) -> Scene:
+        """The camera's table as the match keeps it: jostled pieces where they belong, a moved
+        ship on its step (`_moved_now`: id -> True when the match placed it), the rest as seen."""
+        expected = self._scene.by_id()
+        keep = jostled_ids | {pid for pid, placed in self._moved_now.items() if placed}
+        pieces = tuple(expected.get(p.id, p) if p.id in keep else p for p in scene.pieces)
+        return replace(scene, pieces=pieces, state={**self._scene.state, **scene.state})
 
     # ---- actions --------------------------------------------------------------------------
     def _do_move(self, player, action, scene):
@@ -157,17 +177,21 @@ class IcePiratesMatch:
         ship = self._own_ship(table, player, action)
         if ship.id in self.moved:
             raise IllegalAction(f"ship {ship.id} has already moved this turn")
-        x, y, heading = self._destination(action, scene, ship.id)
-        judged = judge_move(table, ship, (x, y), heading, self.opts)
+        x, y, heading, seen = self._destination(action, scene, ship.id)
+        judged = judge_move(table, ship, (x, y), heading, self.opts,
+                            self.opts.pose_tolerance if seen else DECLARED_TOLERANCE)
         if not judged.ok:
             raise IllegalAction(judged.reason)
         self.moved.add(ship.id)
         self.acted.add(ship.id)
-        self._scene = _with_piece(self._scene, ship.id, x=x, y=y, heading=heading)
-        docks = docked_with(build_table(scene or self._scene, DEFAULT), self.opts, [ship.id])[ship.id]
+        x, y, heading = (round(v, 2) for v in judged.path[-1])
+        self._scene = _with_piece(self._scene, ship.id, x=x, y=y, heading=heading % 360)
+        self._moved_now[ship.id] = True
+        docks = docked_with(build_table(self._scene, DEFAULT), self.opts, [ship.id])[ship.id]
         text = f"{player} moves {ship.id} {judged.steps} step(s)"
         return [event("move", text + (f", docked with {', '.join(docks)}" if docks else ""),
-                      ship=ship.id, steps=judged.steps, docked_with=docks)]
+                      ship=ship.id, steps=judged.steps, docked_with=docks,
+                      to={"x": x, "y": y, "heading": heading % 360})]
 
     def _do_fire(self, player, action, scene):
         table = build_table(self._scene, DEFAULT)
@@ -187,6 +211,7 @@ class IcePiratesMatch:
             centre = table.geom(target).centroid
             self._scene = _with_piece(self._scene, target, pose="standing", heading=None,
                                       x=round(centre.x, 2), y=round(centre.y, 2))
+            self._moved_now[target] = False         # stood up where the players put it
             events.append(event("disabled", f"{target} is disabled: stand it up, cargo on top",
                                 ship=target))
         return events
@@ -208,6 +233,7 @@ class IcePiratesMatch:
                         ship=pid, damage=self.damage[pid])]
         if was_disabled and self.damage[pid] < size:
             self._scene = self._lay_down(table, pid, action.get("heading", 0.0))
+            self._moved_now[pid] = False            # laid down where the players put it
             events.append(event("relaunched", f"{pid} is laid back down, its cargo in its hold", ship=pid))
         return events
 
@@ -248,11 +274,11 @@ class IcePiratesMatch:
         table = build_table(self._scene, DEFAULT)
         ship = self._own_ship(table, player, action)
         island = action.get("island")
-        if island not in self.islands:
+        if table.kinds.get(island) != "island":
             raise IllegalAction(f"{island!r} is not a treasure island")
         if island not in docked_with(table, self.opts, [ship.id])[ship.id]:
             raise IllegalAction(f"ship {ship.id} is not docked with island {island}")
-        self.known[player][island] = list(self.islands[island])
+        self.known[player][island] = list(self.islands.setdefault(island, []))
         return [event("explore", f"{player} explores island {island} from {ship.id}",
                       ship=ship.id, island=island)]
 
@@ -274,21 +300,27 @@ class IcePiratesMatch:
             raise IllegalAction(f"ship {pid} was repaired this turn and can do nothing else")
         return table.ships[pid]
 
-    def _destination(self, action, scene, pid) -> tuple[float, float, float]:
+    def _destination(self, action, scene, pid) -> tuple[float, float, float, bool]:
+        """Where the move ends, and whether the camera measured it (the scene after the move, a
+        `to` the scene shows the ship at, or a `to` the live judge marked `"seen": true`) rather
+        than a player declaring it."""
         to = action.get("to")
+        piece = scene.by_id().get(pid) if scene is not None else None
         if to is None and scene is not None:
-            piece = scene.by_id().get(pid)
             if piece is None or piece.pose != "lying":
                 raise IllegalAction(f"the scene after the move shows no lying ship {pid}")
-            return piece.x, piece.y, piece.heading
+            return piece.x, piece.y, piece.heading, True
         if not isinstance(to, dict) or not all(isinstance(to.get(k), (int, float)) for k in ("x", "y", "heading")):
             raise IllegalAction("a move needs 'to': {x, y, heading} (mm, degrees) or a scene after it")
-        return float(to["x"]), float(to["y"]), float(to["heading"]) % 360
+        x, y = float(to["x"]), float(to["y"])
+        seen = action.get("seen") is True or (piece is not None and piece.pose == "lying" and
+                                               math.dist((piece.x, piece.y), (x, y)) <= self.opts.pose_tolerance)
+        return x, y, float(to["heading"]) % 360, seen
 
     def _holding(self, table, other) -> list:
         kind = table.kinds[other]
-        if kind == "island":
-            return self.islands[other]
+        if kind == "island":                     # one the match never knew holds what it is given
+            return self.islands.setdefault(other, [])
         if kind == "home":
             return self.homes[table.pieces[other].owner]
         return self.holds.get(other, [])

@@ -2,8 +2,10 @@
 
 A move of k steps is a chain of headings h1..hk, each within the legal turn of the one before
 (the first of the ship's heading), whose tips are `T_i = T_(i-1) + L * unit(h_i)`. The chain must
-end within `pose_tolerance` of the measured tip with the measured heading as its last heading, and
-no step's footprint may come within `margin` of another object or the area's edge.
+end within a tolerance of the given tip with the given heading as its last heading (a pose the
+camera measured: `pose_tolerance`, for the hand's placement; a declared pose: DECLARED_TOLERANCE,
+its rounding only), and no step's footprint may come within `margin` of another object or the
+area's edge. The accepted pose is the chain's end, never the pose given.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from referee.icepirates.steps import blocked, contacts, leaves_area, max_turn, t
 
 # Resolution (degrees) of the free first heading of a four-step chain.
 CHAIN_RESOLUTION = 0.25
+# How far (mm) a declared end pose may lie from its chain: poses are written to 0.01 mm and degree.
+DECLARED_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,12 @@ class MoveVerdict:
     path: tuple = ()          # ((x, y, heading), ...) of each step, when legal
 
 
-def judge_move(table: Table, ship: Ship, tip, heading: float, opts: IcePiratesOptions) -> MoveVerdict:
-    """Is there a legal chain of at most the ship's steps from its pose to (tip, heading)?"""
+def judge_move(table: Table, ship: Ship, tip, heading: float, opts: IcePiratesOptions,
+               tolerance: float | None = None) -> MoveVerdict:
+    """Is there a legal chain of at most the ship's steps from its pose to (tip, heading), ending
+    within `tolerance` (default `opts.pose_tolerance`, a camera's measurement)? Its `path` ends
+    on the exact pose of the last step."""
+    tolerance = opts.pose_tolerance if tolerance is None else tolerance
     tip = np.asarray(tip, dtype=float)
     start = np.asarray(ship.tip, dtype=float)
     if np.hypot(*(tip - start)) <= opts.pose_tolerance:
@@ -47,7 +55,7 @@ def judge_move(table: Table, ship: Ship, tip, heading: float, opts: IcePiratesOp
         if not len(chains):
             continue
         tips = start + np.cumsum(units(chains) * length, axis=1)
-        good = np.hypot(*(tips[:, -1] - tip).T) <= opts.pose_tolerance
+        good = np.hypot(*(tips[:, -1] - tip).T) <= tolerance
         chains, tips = chains[good], tips[good]
         if not len(chains):
             continue

@@ -2,7 +2,9 @@
 
 - ship: a lying pyramid of a player's colour (its size is the ship size);
 - disabled ship: a standing pyramid of a player's colour, standing on nothing;
-- island: a standing nest named in `state.islands` (treasure islands);
+- island: a standing Large of an island colour (`state.island_colors`, default black and white)
+  not lying on a home card, nested or not (a camera cannot see inside; an emptied island stays an
+  island), plus any piece named in `state.islands` (treasure islands);
 - home: a `card` (a player's home island);
 - cargo: a standing pyramid resting on a home, an island or a disabled ship (no obstacle);
 - chit: a damage marker (`on` names its ship); never an obstacle;
@@ -18,6 +20,7 @@ from shapely import STRtree
 
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import area_polygon, footprint
+from referee.icepirates.rules import ISLAND_COLORS
 from referee.scene import Piece, Scene
 
 KINDS = ("ship", "disabled", "island", "home", "loose")
@@ -60,6 +63,15 @@ class Table:
     def geom(self, pid: str):
         return self.geoms[self.index[pid]]
 
+    def name(self, pid: str) -> str:
+        """'red 2 ship red-M1', 'disabled red 1 ship x', 'blue home home-blue', 'island i3'."""
+        kind, piece = self.kinds[pid], self.pieces[pid]
+        if kind == "home":
+            return f"{piece.owner} home {pid}"
+        if kind in ("ship", "disabled"):
+            return f"{'disabled ' if kind == 'disabled' else ''}{piece.color} {piece.size} ship {pid}"
+        return f"{kind} {pid}"
+
     def owner(self, pid: str) -> str | None:
         """The colour of a ship or disabled ship, the owner of a home, None for the rest."""
         piece = self.pieces[pid]
@@ -79,18 +91,33 @@ def players_of(scene: Scene) -> list[str]:
     return sorted(set(colors), key=colors.index)
 
 
-def island_ids(scene: Scene) -> set[str]:
-    """Treasure islands: the ids listed in `state.islands`, else every standing nest."""
+def island_colors(scene: Scene) -> list[str]:
+    """The colours of the two opaque stashes: `state.island_colors`, else black and white (less
+    any player's colour)."""
+    named = scene.state.get("island_colors")
+    if named:
+        return list(named)
+    players = set(players_of(scene))
+    return [c for c in ISLAND_COLORS if c not in players]
+
+
+def island_ids(scene: Scene, dims: Dimensions = DEFAULT) -> set[str]:
+    """Treasure islands: the ids in `state.islands`, and every standing Large of an island colour
+    that does not lie on a home card ("any island can hold any amount": nested or not); without
+    `state.islands`, every standing nest too."""
     named = scene.state.get("islands")
-    if named is not None:
-        return set(named)
-    return {p.id for p in scene.pieces if p.type == "pyramid" and p.standing and p.nested is not None}
+    colors = island_colors(scene)
+    cards = [footprint(c, dims) for c in scene.of_type("card")]
+    found = {p.id for p in scene.pieces if p.type == "pyramid" and p.standing
+             and ((p.size == 3 and p.color in colors) or (named is None and p.nested is not None))
+             and not any(card.contains(shapely.Point(p.x, p.y)) for card in cards)}
+    return found | set(named or ())
 
 
 def build_table(scene: Scene, dims: Dimensions = DEFAULT) -> Table:
     """Sort the scene's pieces into ships, disabled ships, islands, homes, cargo and loose pieces."""
     players = players_of(scene)
-    islands = island_ids(scene)
+    islands = island_ids(scene, dims)
     kinds: dict[str, str] = {}
     bases: list[tuple[Piece, object]] = []
     cargo: dict[str, list[Piece]] = {}

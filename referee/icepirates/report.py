@@ -59,12 +59,12 @@ def collisions(table: Table) -> list[Warning]:
     shared = shapely.area(shapely.intersection(table.geoms[rows], table.geoms[cols]))
     for row, col in zip(rows[shared > OVERLAP_AREA], cols[shared > OVERLAP_AREA]):
         a, b = table.ids[row], table.ids[col]
-        out.append(Warning("collision", f"{_name(table, a)} overlaps {_name(table, b)}", (a, b)))
+        out.append(Warning("collision", f"{table.name(a)} overlaps {table.name(b)}", (a, b)))
     if table.area is not None:
         outside = shapely.area(shapely.difference(table.geoms, table.area))
         for i in np.flatnonzero(outside > OVERLAP_AREA):
             pid = table.ids[i]
-            out.append(Warning("collision", f"{_name(table, pid)} crosses the edge of the play area", (pid,)))
+            out.append(Warning("collision", f"{table.name(pid)} crosses the edge of the play area", (pid,)))
     return out
 
 
@@ -90,12 +90,3 @@ def polygon_lists(geom) -> list[list[list[list[float]]]]:
     return [[np.round(np.asarray(ring.coords), 1).tolist() for ring in (p.exterior, *p.interiors)]
             for p in parts if not p.is_empty]
 
-
-def _name(table: Table, pid: str) -> str:
-    kind = table.kinds[pid]
-    piece = table.pieces[pid]
-    if kind == "home":
-        return f"{piece.owner} home {pid}"
-    if kind in ("ship", "disabled"):
-        return f"{'disabled ' if kind == 'disabled' else ''}{piece.color} {piece.size} ship {pid}"
-    return f"{kind} {pid}"

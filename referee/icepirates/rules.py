@@ -14,6 +14,8 @@ HOLDS = {1: (), 2: (1,), 3: (2, 1)}
 # Treasure value of a piece of the treasure colour, by size (a Large is worth nothing).
 TREASURE_VALUE = {1: 1, 2: 2, 3: 0}
 TOTAL_TREASURE = 15
+# The two opaque stashes the treasure islands are made of, when a scene does not name them.
+ISLAND_COLORS = ("black", "white")
 
 
 def win_threshold(players: int) -> int:

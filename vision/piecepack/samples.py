@@ -106,13 +106,20 @@ def _touching(spots, sizes, rng):
     return [(x0, y0), (x1, y1)] + list(spots[2:])
 
 
+# The rules the sample games are played under, so that a seed keeps drawing the same tables
+# (held-out sets and tests name images by seed): no real tiles or die (the match's shuffle and
+# die), a floe is weighed where a move ends, and nobody breaks the rules of commentary.
+SAMPLE_RULES = {"icefloe": {"midway_weight": "ignore"}, "iceberg": {"tiles": "shuffle", "die": "virtual"}}
+
+
 def _played(game: str, players: int, steps: int, rng: random.Random):
     """A referee match of `game` after up to `steps` random legal actions."""
-    match = new_match(game, list(pp.SUITS[:players]), seed=rng.randrange(10**6))
+    match = new_match(game, list(pp.SUITS[:players]), seed=rng.randrange(10**6), options=SAMPLE_RULES[game])
     for _ in range(steps):
         if match.is_over():
             break
-        match.apply(rng.choice(match.legal_actions(rng.choice(match.to_act()))))
+        legal = match.legal_actions(rng.choice(match.to_act()))
+        match.apply(rng.choice([a for a in legal if a["type"] != "sit_out"]))
     return match
 
 

@@ -204,6 +204,15 @@
       : LABELS[a.type] || pretty(a.type);
   }
 
+  // Iceberg: the player reads the flipped tile's face off the table ("suns 3", "moons null").
+  function askFace(tile) {
+    const text = window.prompt("Tile " + tile + " shows which face? (suit and rank, e.g. suns 3, moons null, arms ace)");
+    if (!text) return null;
+    const [suit, rank] = text.trim().toLowerCase().split(/\s+/);
+    const RANK = {null: 0, ace: 1};
+    return {suit: suit, rank: rank in RANK ? RANK[rank] : Number(rank)};
+  }
+
   function renderActions(s) {
     const box = $("actions");
     if (!box) return;
@@ -222,8 +231,12 @@
       box.appendChild(el("h3", pretty(type)));
       const row = el("div", null, "choices");
       const go = async (a) => {
-        for (const x of box.querySelectorAll("button, select")) x.disabled = true;
         const body = Object.assign({}, a); delete body.player;
+        if (a.type === "flip" && ((s.game.view || {}).options || {}).tiles === "table") {
+          body.face = askFace(a.tile);                 // the face the real tile shows
+          if (!body.face) return;
+        }
+        for (const x of box.querySelectorAll("button, select")) x.disabled = true;
         const r = await send("/t/" + code + "/act", body);
         if (r.ok) $("banner").textContent = "Sent ✓ " + pretty(type) + " " + actionLabel(a);
         else for (const x of box.querySelectorAll("button, select")) x.disabled = false;
