@@ -13,6 +13,7 @@ from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from referee.match import IllegalAction
 from webapp import games as game_rules
 from webapp import store
+from webapp.ballots import sealed_count, unsealed
 from webapp.db import get_db, write
 from webapp.security import HOST_COOKIE, PLAYER_COOKIE, current_player, is_host, json_body, set_cookie
 from webapp.state import player_dict, snapshot
@@ -199,18 +200,25 @@ def export_json(code: str):
 
 @bp.get("/t/<code>/record.jsonl")
 def export_record(code: str):
-    """The game record (docs/records.md) of a finished game, for `icetable replay`. Only once the
-    game is over: before, it would hold ballots still sealed."""
+    """The game record (docs/records.md), for `icetable replay`: the host's while the game is
+    played, everyone's once it is over. Never a sealed ballot: while a vote holds one the record
+    is refused, and a game ended before its vote's reveal is recorded without them."""
     from referee.record import make_header, step_line
     table = table_or_404(code)
     game = game_asked(table)
-    if game["status"] != "over":
-        abort(409, "the record is available once the game is over")
+    db = get_db()
+    if game["status"] != "over" and not is_host(db, table, current_player(db, table)):
+        abort(403, "the record is the host's until the game is over")
     if table["game"] == "icehouse":
         abort(409, "an Icehouse record comes from the camera loop, not from the phones")
+    with app_games().lock(table["id"]):
+        match = app_games().session(db, game, table).match
+        if game["status"] != "over" and sealed_count(match):
+            abort(409, "the record is available once the vote is revealed")
+        actions = unsealed(store.live_actions(db, game["id"]), match)
     header = make_header(table["game"], json.loads(game["players"]), game["seed"],
                          game_rules.table_rules(table))
-    actions = [a for a in store.live_actions(get_db(), game["id"]) if a["type"] != "host_score"]
+    actions = [a for a in actions if a["type"] != "host_score"]
     lines = [json.dumps(header)] + [step_line(i, a) for i, a in enumerate(actions, start=1)]
     response = make_response("\n".join(lines) + "\n")
     response.mimetype = "application/jsonl"

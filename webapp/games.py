@@ -15,6 +15,7 @@ from collections import Counter
 
 from referee.match import IllegalAction, new_match
 from webapp import store
+from webapp.ballots import sealed_positions
 from webapp.db import write
 from webapp.icehouse import IcehouseGame
 
@@ -97,6 +98,16 @@ class Games:
                 self._sessions[game_row["id"]] = cached
             return cached
 
+    def sealed_ballot(self, db, table, side: str) -> int | None:
+        """The action id of `side`'s ballot in the current game's open vote, if he cast one."""
+        game = store.current_game(db, table["id"])
+        if game is None:
+            return None
+        rows = store.live_action_rows(db, game["id"])
+        actions = [json.loads(r["action"]) for r in rows]
+        sealed = sealed_positions(actions, self.session(db, game, table).match)
+        return next((rows[i]["id"] for i in sealed if actions[i].get("player") == side), None)
+
     def drop(self, game_id: int) -> None:
         self._sessions.pop(game_id, None)
 
@@ -141,17 +152,28 @@ class Games:
     def undo(self, db, table, game) -> dict | None:
         """Take back the game's last live action (the host's correction); None if there is none."""
         with self.lock(table["id"]):
+            if self._ended_early(db, table, game):
+                with write(db):
+                    event_id = store.add_event(db, table["id"], "undo", {"game": game["number"]})
+                    store.reopen_game(db, game["id"])
+                self.publish(table["id"], event_id)
+                return {"type": "end"}
             last = store.last_action(db, game["id"])
             if last is None:
                 return None
             with write(db):
                 store.undo_action(db, last["id"])
-                db.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?",
-                           (game["id"],))
+                store.reopen_game(db, game["id"])
                 event_id = store.add_event(db, table["id"], "undo", {"game": game["number"]})
             self.drop(game["id"])
         self.publish(table["id"], event_id)
         return json.loads(last["action"])
+
+    def _ended_early(self, db, table, game) -> bool:
+        """Whether the game was ended by the host (not by its rules): an undo then reopens it
+        and takes back no action."""
+        return (store.game_by_id(db, game["id"])["status"] == "over"
+                and not self.session(db, game, table).match.is_over())
 
     def start(self, db, table, sides: list[str], seed: int | None = None):
         """Start a new game at the table between `sides` (seat order)."""

@@ -60,14 +60,25 @@ def undo(code: str):
 
 @bp.post("/host/remove")
 def remove(code: str):
+    """Unseat a player. His ballot in a vote not yet revealed is withdrawn with him: whoever
+    takes the freed seat starts with no ballot."""
     table = host_table(code)
     db = get_db()
     player_id = json_body().get("player")
-    with write(db):
-        if not isinstance(player_id, int) or not store.remove_player(db, table["id"], player_id):
+    games = app_games()
+    with games.lock(table["id"]):
+        row = next((p for p in store.players(db, table["id"]) if p["id"] == player_id), None)
+        if not isinstance(player_id, int) or row is None:
             abort(404, "no such player at this table")
-        event_id = store.add_event(db, table["id"], "player_removed", {"player": player_id})
-    app_games().publish(table["id"], event_id)
+        ballot = games.sealed_ballot(db, table, row["side"])
+        with write(db):
+            store.remove_player(db, table["id"], player_id)
+            if ballot is not None:
+                store.undo_action(db, ballot)
+            event_id = store.add_event(db, table["id"], "player_removed", {"player": player_id})
+        if ballot is not None:
+            games.drop(store.current_game(db, table["id"])["id"])
+    games.publish(table["id"], event_id)
     return jsonify(removed=player_id)
 
 

@@ -105,16 +105,24 @@ def end_game(db, game_id: int) -> None:
                (time.time(), game_id))
 
 
+def reopen_game(db, game_id: int) -> None:
+    db.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?", (game_id,))
+
+
 def due_games(db, now: float) -> list:
     """Games whose hidden deadline has passed and which are still being played."""
     return db.execute("SELECT * FROM games WHERE status = 'playing' AND deadline IS NOT NULL "
                       "AND deadline <= ?", (now,)).fetchall()
 
 
-def live_actions(db, game_id: int) -> list[dict]:
-    rows = db.execute("SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq",
+def live_action_rows(db, game_id: int) -> list:
+    """The game's live actions in order: rows of (id, action JSON)."""
+    return db.execute("SELECT id, action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq",
                       (game_id,)).fetchall()
-    return [json.loads(r["action"]) for r in rows]
+
+
+def live_actions(db, game_id: int) -> list[dict]:
+    return [json.loads(r["action"]) for r in live_action_rows(db, game_id)]
 
 
 def add_action(db, game_id: int, action: dict) -> int:
