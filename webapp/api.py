@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import secrets
-import sqlite3
 import unicodedata
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request
@@ -14,7 +13,7 @@ from referee.match import IllegalAction
 from webapp import games as game_rules
 from webapp import store
 from webapp.ballots import sealed_count, unsealed
-from webapp.db import get_db, write
+from webapp.db import app_store, get_db, is_integrity_error
 from webapp.security import HOST_COOKIE, PLAYER_COOKIE, current_player, is_host, json_body, set_cookie
 from webapp.state import player_dict, snapshot
 
@@ -57,9 +56,7 @@ def create_table():
         game_rules.make_match(game, list(game_rules.SIDES[game][:4]), 0, options)
     except ValueError as exc:
         abort(400, str(exc))
-    db = get_db()
-    with write(db):
-        table, host_token = store.create_table(db, game, options)
+    table, host_token = app_store().write(lambda w: store.create_table(w, game, options))
     response = jsonify(code=table["code"], table_url=f"/t/{table['code']}/table",
                        join_url=f"/t/{table['code']}")
     set_cookie(response, HOST_COOKIE.format(code=table["code"]), host_token, table["code"])
@@ -86,12 +83,15 @@ def join(code: str):
     name, side = clean_name(data.get("name")), data.get("side")
     if side not in game_rules.SIDES[table["game"]]:
         abort(400, f"side must be one of {', '.join(game_rules.SIDES[table['game']])}")
+    def job(w):
+        first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(w, table["id"]))
+        player, token = store.add_player(w, table["id"], name, side, first)
+        return player, token, store.add_event(w, table["id"], "joined", player_dict(player))
     try:
-        with write(db):
-            first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(db, table["id"]))
-            player, token = store.add_player(db, table["id"], name, side, first)
-            event_id = store.add_event(db, table["id"], "joined", player_dict(player))
-    except sqlite3.IntegrityError:
+        player, token, event_id = app_store().write(job)
+    except Exception as exc:
+        if not is_integrity_error(exc):
+            raise
         abort(409, f"{side} or the name {name!r} is already taken at this table")
     app_games().publish(table["id"], event_id)
     response = jsonify(player=player_dict(player), rejoined=False)
@@ -164,8 +164,7 @@ def roll_die(code: str):
         abort(403, "join the table first")
     face = secrets.choice(game_rules.DIE_FACES)
     who = {"name": me["name"], "side": me["side"]} if me else {"name": "host", "side": None}
-    with write(db):
-        event_id = store.add_event(db, table["id"], "dice", {**who, "face": face})
+    event_id = app_store().write(lambda w: store.add_event(w, table["id"], "dice", {**who, "face": face}))
     app_games().publish(table["id"], event_id)
     return jsonify(face=face)
 
@@ -227,8 +226,10 @@ def export_record(code: str):
 
 
 def cell(text: str) -> str:
-    """Text for a spreadsheet cell: a leading = + - @ would make it a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    """Text for a spreadsheet cell: a leading = + - @ (also after spaces), tab or carriage
+    return would make it a formula."""
+    risky = text[:1] in ("\t", "\r") or text.lstrip(" \t\r\n")[:1] in ("=", "+", "-", "@")
+    return "'" + text if risky else text
 
 
 @bp.get("/t/<code>/export.csv")

@@ -78,8 +78,8 @@ class SseReader:
                 elif not line.startswith(":"):
                     key, _, value = line.partition(": ")
                     fields[key] = value
-        except (OSError, ValueError, http.client.HTTPException):
-            return
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return      # closed by close(): http.client then reads a chunk of a closed socket
 
     def wait_for(self, predicate, timeout: float = 10.0) -> dict:
         """The first message satisfying `predicate`, waiting up to `timeout` seconds."""

@@ -1,8 +1,11 @@
 """Games in play: matches rebuilt from the stored actions, and every change that goes through them.
 
-Each table has a lock; an action is validated by the match (IllegalAction leaves it unchanged),
-then stored with its score-sheet rows and its public event in one write transaction. If the
-write fails the cached match is dropped and rebuilt from the store, which stays the truth.
+Each table has a lock (a gevent lock: greenlets of the server and plain threads alike wait on
+it); an action is validated by the match (IllegalAction leaves it unchanged), then stored with
+its score-sheet rows and its public event as one write job of the store's group commit. The
+job is queued under the lock (so a table's actions are stored in the order they were applied)
+and waited for outside it (so ballots of one table share a commit). If the write fails the
+cached match is dropped and rebuilt from the store, which stays the truth.
 """
 from __future__ import annotations
 
@@ -13,10 +16,11 @@ import threading
 import time
 from collections import Counter
 
+import gevent.lock
+
 from referee.match import IllegalAction, new_match
 from webapp import store
 from webapp.ballots import sealed_positions
-from webapp.db import write
 from webapp.icehouse import IcehouseGame
 
 SIDES = {
@@ -77,15 +81,15 @@ class Session:
 class Games:
     """The cache of sessions and the per-table locks, shared by every request thread."""
 
-    def __init__(self, notifier):
-        self.notifier = notifier
+    def __init__(self, notifier, store):
+        self.notifier, self.store = notifier, store
         self._guard = threading.Lock()
-        self._locks: dict[int, threading.RLock] = {}
+        self._locks: dict[int, gevent.lock.RLock] = {}
         self._sessions: dict[int, Session] = {}
 
-    def lock(self, table_id: int) -> threading.RLock:
+    def lock(self, table_id: int) -> gevent.lock.RLock:
         with self._guard:
-            return self._locks.setdefault(table_id, threading.RLock())
+            return self._locks.setdefault(table_id, gevent.lock.RLock())
 
     def session(self, db, game_row, table_row) -> Session:
         """The game's session, rebuilt from its live actions when not cached."""
@@ -128,24 +132,28 @@ class Games:
             except Exception:
                 self.drop(game["id"])       # a referee bug may have left the match half-changed
                 raise
-            try:
-                with write(db):
-                    action_id = store.add_action(db, game["id"], action)
-                    after = session.scores()
-                    deltas = {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
-                    if deltas:
-                        source = "host" if action["type"] == "host_score" else "game"
-                        store.add_ledger(db, game["id"], action_id, round_of(session.match), deltas,
-                                         source, reason or action["type"])
-                    event_id = store.add_event(db, table["id"], "action", public_action(action, result))
-                    if session.match.is_over():
-                        store.end_game(db, game["id"])
-                        event_id = store.add_event(db, table["id"], "game_over",
-                                                   {"game": game["number"], "scores": after,
-                                                    "winner": session.match.winner()})
-            except Exception:
-                self.drop(game["id"])
-                raise
+            after = session.scores()
+            deltas = {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
+            over, round_ = session.match.is_over(), round_of(session.match)
+            ending = {"game": game["number"], "scores": after,
+                      "winner": session.match.winner()} if over else None
+
+            def job(w):
+                action_id = store.add_action(w, game["id"], action)
+                if deltas:
+                    source = "host" if action["type"] == "host_score" else "game"
+                    store.add_ledger(w, game["id"], action_id, round_, deltas, source, reason or action["type"])
+                event_id = store.add_event(w, table["id"], "action", public_action(action, result))
+                if ending:
+                    store.end_game(w, game["id"])
+                    event_id = store.add_event(w, table["id"], "game_over", ending)
+                return event_id
+            pending = self.store.submit(job, backup=over)
+        try:
+            event_id = pending.result()
+        except Exception:
+            self.drop(game["id"])
+            raise
         self.publish(table["id"], event_id)
         return result
 
@@ -153,18 +161,17 @@ class Games:
         """Take back the game's last live action (the host's correction); None if there is none."""
         with self.lock(table["id"]):
             if self._ended_early(db, table, game):
-                with write(db):
-                    event_id = store.add_event(db, table["id"], "undo", {"game": game["number"]})
-                    store.reopen_game(db, game["id"])
+                event_id = self.store.write(lambda w: reopen(w, table, game))
                 self.publish(table["id"], event_id)
                 return {"type": "end"}
             last = store.last_action(db, game["id"])
             if last is None:
                 return None
-            with write(db):
-                store.undo_action(db, last["id"])
-                store.reopen_game(db, game["id"])
-                event_id = store.add_event(db, table["id"], "undo", {"game": game["number"]})
+
+            def job(w):
+                store.undo_action(w, last["id"])
+                return reopen(w, table, game)
+            event_id = self.store.write(job)
             self.drop(game["id"])
         self.publish(table["id"], event_id)
         return json.loads(last["action"])
@@ -189,10 +196,11 @@ class Games:
             current = store.current_game(db, table["id"])
             if current is not None and current["status"] == "playing":
                 raise IllegalAction("a game is already being played at this table")
-            with write(db):
-                game = store.add_game(db, table["id"], sides, seed, deadline)
-                event_id = store.add_event(db, table["id"], "game_started",
-                                           {"game": game["number"], "players": sides})
+            def job(w):
+                row = store.add_game(w, table["id"], sides, seed, deadline)
+                return row, store.add_event(w, table["id"], "game_started",
+                                            {"game": row["number"], "players": sides})
+            game, event_id = self.store.write(job)
         self.publish(table["id"], event_id)
         return game
 
@@ -206,11 +214,11 @@ class Games:
                 action["scores"] = icehouse_scores(scene, session.match, table_rules(table))
             self.perform(db, table, game, action, reason="final count")
             return
+        def job(w):
+            store.end_game(w, game["id"])
+            return store.add_event(w, table["id"], "game_over", {"game": game["number"], "by": who})
         with self.lock(table["id"]):
-            with write(db):
-                store.end_game(db, game["id"])
-                event_id = store.add_event(db, table["id"], "game_over",
-                                           {"game": game["number"], "by": who})
+            event_id = self.store.write(job, backup=True)
         self.publish(table["id"], event_id)
 
     def fire_due_timers(self, db, now: float | None = None) -> int:
@@ -224,6 +232,12 @@ class Games:
             except IllegalAction:
                 pass
         return fired
+
+
+def reopen(w, table, game) -> int:
+    """Play on after an undo: the game is no longer over; the id of the public `undo` event."""
+    store.reopen_game(w, game["id"])
+    return store.add_event(w, table["id"], "undo", {"game": game["number"]})
 
 
 def round_of(match) -> int:

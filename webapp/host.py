@@ -12,7 +12,7 @@ from referee.match import IllegalAction
 from referee.scene import SceneError, scene_from_dict
 from webapp import store
 from webapp.api import app_games, game_or_409, table_or_404
-from webapp.db import get_db, write
+from webapp.db import app_store, get_db
 from webapp.games import icehouse_scene, table_rules
 from webapp.security import current_player, is_host, json_body
 
@@ -71,11 +71,13 @@ def remove(code: str):
         if not isinstance(player_id, int) or row is None:
             abort(404, "no such player at this table")
         ballot = games.sealed_ballot(db, table, row["side"])
-        with write(db):
-            store.remove_player(db, table["id"], player_id)
+
+        def job(w):
+            store.remove_player(w, table["id"], player_id)
             if ballot is not None:
-                store.undo_action(db, ballot)
-            event_id = store.add_event(db, table["id"], "player_removed", {"player": player_id})
+                store.undo_action(w, ballot)
+            return store.add_event(w, table["id"], "player_removed", {"player": player_id})
+        event_id = app_store().write(job)
         if ballot is not None:
             games.drop(store.current_game(db, table["id"])["id"])
     games.publish(table["id"], event_id)
@@ -140,9 +142,9 @@ def post_scene(code: str):
                                and isinstance(w.get("code"), str) and isinstance(w.get("message"), str)]
     except (SceneError, ValueError) as exc:
         abort(400, str(exc))
-    with write(db):
-        store.save_scene(db, table["id"], data, report)
-        event_id = store.add_event(db, table["id"], "report",
-                                   {"warnings": report["warnings"], "scores": report["scores"]})
+    def job(w):
+        store.save_scene(w, table["id"], data, report)
+        return store.add_event(w, table["id"], "report", {"warnings": report["warnings"], "scores": report["scores"]})
+    event_id = app_store().write(job)
     app_games().publish(table["id"], event_id)
     return jsonify(report), 201

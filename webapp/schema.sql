@@ -1,4 +1,5 @@
--- icetable web app store. One file per data directory; WAL, synchronous=FULL (see db.py).
+-- icetable web app store. One SQLite file per data directory; WAL, synchronous=FULL (see db.py).
+-- webapp/pg.py adapts this text to PostgreSQL (ids, REAL), so keep to SQL both understand.
 CREATE TABLE IF NOT EXISTS tables (
     id          INTEGER PRIMARY KEY,
     code        TEXT NOT NULL UNIQUE,         -- short join code shown beside the QR
@@ -75,3 +76,12 @@ CREATE TABLE IF NOT EXISTS events (
     created     REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_table ON events(table_id, id);
+
+-- Request ids of applied writes (webapp/replies.py): key is a hash of client, route and id;
+-- status and body are the first answer (NULL until it is stored).
+CREATE TABLE IF NOT EXISTS replies (
+    key         TEXT PRIMARY KEY,
+    status      INTEGER,
+    body        TEXT,
+    created     REAL NOT NULL
+);

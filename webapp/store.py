@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 import time
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I or O: read aloud across a table
@@ -23,19 +22,21 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def create_table(db: sqlite3.Connection, game: str, options: dict, with_host: bool = True):
+def create_table(db, game: str, options: dict, with_host: bool = True):
     """A new table with a fresh join code; returns (row, host token or None)."""
     host = new_token() if with_host else None
+    code = new_code(db)
+    cur = db.execute("INSERT INTO tables (code, game, options, host_hash, created) VALUES (?,?,?,?,?)",
+                     (code, game, json.dumps(options), host and token_hash(host), time.time()))
+    return table_by_id(db, cur.lastrowid), host
+
+
+def new_code(db) -> str:
+    """A join code no table has yet (one writer draws codes at a time)."""
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        try:
-            cur = db.execute(
-                "INSERT INTO tables (code, game, options, host_hash, created) VALUES (?,?,?,?,?)",
-                (code, game, json.dumps(options), host and token_hash(host), time.time()))
-            break
-        except sqlite3.IntegrityError:
-            continue
-    return table_by_id(db, cur.lastrowid), host
+        if table_by_code(db, code) is None:
+            return code
 
 
 def table_by_code(db, code: str):
@@ -63,7 +64,7 @@ def player_by_token(db, table_id: int, token: str | None):
 
 
 def add_player(db, table_id: int, name: str, side: str, is_host: bool):
-    """Seat a player; returns (row, token). Raises sqlite3.IntegrityError if name or side is taken."""
+    """Seat a player; returns (row, token). Raises an integrity error if name or side is taken."""
     token = new_token()
     cur = db.execute(
         "INSERT INTO players (table_id, name, side, token_hash, is_host, joined) VALUES (?,?,?,?,?,?)",
@@ -158,8 +159,9 @@ def ledger(db, game_id: int) -> list[dict]:
 
 
 def save_scene(db, table_id: int, scene: dict, report: dict) -> None:
-    db.execute("INSERT OR REPLACE INTO scenes (table_id, scene, report, posted) VALUES (?,?,?,?)",
-               (table_id, json.dumps(scene), json.dumps(report), time.time()))
+    db.execute("INSERT INTO scenes (table_id, scene, report, posted) VALUES (?,?,?,?) ON CONFLICT "
+               "(table_id) DO UPDATE SET scene = excluded.scene, report = excluded.report, "
+               "posted = excluded.posted", (table_id, json.dumps(scene), json.dumps(report), time.time()))
 
 
 def latest_scene(db, table_id: int):
