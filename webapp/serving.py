@@ -10,6 +10,7 @@ as a deployment server (docs/deploying/gevent.rst).
 from __future__ import annotations
 
 import logging
+import select
 import socket
 import threading
 
@@ -23,10 +24,25 @@ STOP_SECONDS = 2.0         # at most, to let requests finish when stopping; then
 
 class Handler(WSGIHandler):
     """Logs nothing per request (no access log: paths carry table codes, nothing more, but the
-    console stays readable); server errors go to the `icetable.server` logger."""
+    console stays readable); server errors go to the `icetable.server` logger. A stream reads
+    `icetable.gone` from its environ: a check that the client has closed the connection."""
 
     def log_request(self):
         pass
+
+    def get_environ(self):
+        environ = super().get_environ()
+        environ["icetable.gone"] = lambda sock=self.socket: peer_closed(sock)
+        return environ
+
+
+def peer_closed(sock) -> bool:
+    """Whether the other end closed `sock` (readable, and nothing to read). Never blocks."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 class Server:

@@ -43,7 +43,7 @@ def events(code: str):
         abort(429, refused)
     config = current_app.config
     stream = EventStream(app_store(), app_games(), table, token, host, after, config["SSE_POLL"],
-                         config["SSE_HEARTBEAT"])
+                         config["SSE_HEARTBEAT"], request.environ.get("icetable.gone"))
     response = Response(stream.run(), mimetype="text/event-stream",
                         headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
     response.call_on_close(lambda: state.streams.close(client, table["id"]))
@@ -62,9 +62,10 @@ def resume_after(db, table) -> int:
 class EventStream:
     """The generator behind one open stream; it owns its own connection and no transaction."""
 
-    def __init__(self, source, games, table, token, host, after, poll, heartbeat):
+    def __init__(self, source, games, table, token, host, after, poll, heartbeat, gone=None):
         self.source, self.games, self.table, self.token, self.host = source, games, table, token, host
         self.after, self.poll, self.heartbeat = after, poll, heartbeat
+        self.gone = gone or (lambda: False)
         self.player_gone = False
 
     def run(self):
@@ -78,7 +79,7 @@ class EventStream:
             yield "retry: 2000\n\n"
             yield from self.batch(db, force=True)
             quiet_since = time.monotonic()
-            while True:
+            while not self.gone():
                 self.games.notifier.wait(self.table["id"], self.after, self.poll)
                 sent = False
                 for chunk in self.batch(db):
