@@ -105,6 +105,7 @@ class Committer:
         self.conn, self.begin = conn, begin
         self.check, self.after_commit = check or (lambda: None), after_commit or (lambda jobs: None)
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.batches = 0            # durable commits so far (each may hold many jobs)
         self.thread = threading.Thread(target=self._run, name="icetable-committer", daemon=True)
         self.thread.start()
 
@@ -146,10 +147,11 @@ class Committer:
             for job in batch:
                 outcomes.append(self._one(job))
             self.conn.execute("COMMIT")
+            self.batches += 1
         except Exception as exc:         # the batch is lost as a whole: nobody was answered yet
             self._rollback()
             failure = exc if isinstance(exc, StoreError) else StoreError(f"store: {exc}")
-            log.error("write failed: %s", failure)
+            tell_operator(failure)
             for job in batch:
                 job.done.set_exception(failure)
             return

@@ -1,6 +1,6 @@
 """Games in play: matches rebuilt from the stored actions, and every change that goes through them.
 
-Each table has a lock (a gevent lock: greenlets of the server and plain threads alike wait on
+Each table has a lock (`TableLock`: greenlets of the server and plain threads alike wait on
 it); an action is validated by the match (IllegalAction leaves it unchanged), then stored with
 its score-sheet rows and its public event as one write job of the store's group commit. The
 job is queued under the lock (so a table's actions are stored in the order they were applied)
@@ -16,7 +16,8 @@ import threading
 import time
 from collections import Counter
 
-import gevent.lock
+import gevent
+import greenlet
 
 from referee.match import IllegalAction, new_match
 from webapp import store
@@ -78,18 +79,47 @@ class Session:
         return {p: int(base.get(p, 0)) + self.adjust[p] for p in self.match.players}
 
 
+class TableLock:
+    """A re-entrant lock held by one greenlet or thread at a time. A waiter retries after a short
+    gevent sleep (which yields to the server's other greenlets, or just sleeps in a plain thread),
+    so the server's greenlets and plain threads (the clock, the live loop) exclude each other."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._owner = None
+        self._depth = 0
+
+    def __enter__(self):
+        me = greenlet.getcurrent()
+        if self._owner is me:
+            self._depth += 1
+            return self
+        delay = 0.0005
+        while not self._lock.acquire(blocking=False):
+            gevent.sleep(delay)
+            delay = min(2 * delay, 0.01)
+        self._owner, self._depth = me, 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if not self._depth:
+            self._owner = None
+            self._lock.release()
+
+
 class Games:
     """The cache of sessions and the per-table locks, shared by every request thread."""
 
     def __init__(self, notifier, store):
         self.notifier, self.store = notifier, store
         self._guard = threading.Lock()
-        self._locks: dict[int, gevent.lock.RLock] = {}
+        self._locks: dict[int, TableLock] = {}
         self._sessions: dict[int, Session] = {}
 
-    def lock(self, table_id: int) -> gevent.lock.RLock:
+    def lock(self, table_id: int) -> TableLock:
         with self._guard:
-            return self._locks.setdefault(table_id, gevent.lock.RLock())
+            return self._locks.setdefault(table_id, TableLock())
 
     def session(self, db, game_row, table_row) -> Session:
         """The game's session, rebuilt from its live actions when not cached."""

@@ -39,15 +39,15 @@ def check_file(path: Path, backups: Path) -> None:
             raise StoreError(f"store {path} is missing; {backup_hint(backups)} "
                              f"(copy it to {path} to go on)")
         return
-    try:
-        conn = connect(path, create=False)
+    try:                    # a bare connection: a foreign file is read, never changed
+        conn = sqlite3.connect(f"file:{path.resolve().as_posix()}?mode=rw", uri=True)
         try:
             problems = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         finally:
             conn.close()
-    except (sqlite3.DatabaseError, StoreError) as exc:
-        reason = str(exc).split(": ", 1)[-1]
+    except sqlite3.DatabaseError as exc:
+        reason = str(exc)
         raise StoreError(f"store {path} cannot be read ({reason}); {backup_hint(backups)}") from None
     if problems != ["ok"]:
         raise StoreError(f"store {path} is corrupt ({problems[0]}); {backup_hint(backups)}")
@@ -75,6 +75,7 @@ class SqliteStore(StoreBase):
         conn.executescript(schema())
         self.backups.mkdir(exist_ok=True)
         self.identity = identity(self.path)
+        self.lost: str | None = None      # where the data went, once the file was found gone
         self.committer = Committer(conn, check=self._still_there, after_commit=self._after_commit)
 
     def __repr__(self) -> str:
@@ -85,17 +86,25 @@ class SqliteStore(StoreBase):
         try:
             return connect(self.path, create=False)
         except StoreError:
-            raise StoreError(f"store {self.path} cannot be opened (deleted?); "
-                             f"{backup_hint(self.backups)}") from None
+            self.committer.run(lambda w: None)     # the committer finds out why, saves what it holds
+            raise StoreError(f"store {self.path} cannot be opened; {backup_hint(self.backups)}") from None
 
     def _still_there(self) -> None:
+        """StoreError if the file was deleted or replaced. The first time, what the committer's
+        connection still holds (the old file stays readable through it) is saved as a backup."""
         try:
             same = identity(self.path) == self.identity
         except OSError:
             same = False
-        if not same:
-            raise StoreError(f"store {self.path} was deleted or replaced while the server ran; "
-                             f"nothing more is written; {backup_hint(self.backups)}")
+        if same:
+            return
+        if self.lost is None:
+            try:
+                self.lost = f"everything written until then is in {self.backup(self.committer.conn)}"
+            except (OSError, sqlite3.DatabaseError) as exc:
+                self.lost = f"it could not be saved ({exc}); {backup_hint(self.backups)}"
+        raise StoreError(f"store {self.path} was deleted or replaced while the server ran; nothing "
+                         f"more is written; {self.lost}")
 
     def _after_commit(self, _jobs) -> None:
         if self.backup_wanted:
@@ -105,15 +114,18 @@ class SqliteStore(StoreBase):
     def backup(self, conn=None) -> Path:
         """Copy the store to backups/icetable-<UTC time>.sqlite3 (online backup)."""
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + f"-{time.time_ns() % 10**9:09d}"
+        self.backups.mkdir(parents=True, exist_ok=True)
         target = self.backups / f"icetable-{stamp}.sqlite3"
+        partial = target.with_suffix(".partial")        # renamed once whole: never half a backup
         source = conn or connect(self.path, create=False)
-        dest = sqlite3.connect(str(target))
+        dest = sqlite3.connect(str(partial))
         try:
             source.backup(dest)
         finally:
             dest.close()
             if conn is None:
                 source.close()
+        os.replace(partial, target)
         for old in sorted(self.backups.glob("icetable-*.sqlite3"))[:-KEEP]:
             old.unlink(missing_ok=True)
         return target
