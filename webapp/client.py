@@ -45,7 +45,7 @@ class HttpPhone:
         return self.request("POST", f"/t/{self.code}/act", action)
 
     def open_stream(self, last_id: int | None = None) -> "SseReader":
-        return SseReader(self.connection(30), f"/t/{self.code}/events", self.cookies, last_id)
+        return SseReader(self.connection(120), f"/t/{self.code}/events", self.cookies, last_id)
 
 
 class SseReader:

@@ -189,6 +189,15 @@ class StoreBase:
 
     committer: Committer
     backup_wanted = False
+    _local: threading.local
+
+    def reader(self):
+        """This thread's shared read connection (kept open; the server's greenlets all share
+        their thread's, which is safe as each read completes without yielding)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self.read()
+        return conn
 
     def submit(self, fn, backup: bool = False) -> Job:
         """Queue the write `fn(connection)`; `backup`: back the store up once it is committed."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -75,6 +76,7 @@ class SqliteStore(StoreBase):
         conn.executescript(schema())
         self.backups.mkdir(exist_ok=True)
         self.identity = identity(self.path)
+        self._local = threading.local()
         self.lost: str | None = None      # where the data went, once the file was found gone
         self.committer = Committer(conn, check=self._still_there, after_commit=self._after_commit)
 

@@ -60,7 +60,7 @@ def resume_after(db, table) -> int:
 
 
 class EventStream:
-    """The generator behind one open stream; it owns its own connection and no transaction."""
+    """The generator behind one open stream; it holds no transaction."""
 
     def __init__(self, source, games, table, token, host, after, poll, heartbeat, gone=None):
         self.source, self.games, self.table, self.token, self.host = source, games, table, token, host
@@ -69,13 +69,10 @@ class EventStream:
         self.player_gone = False
 
     def run(self):
+        """The stream's messages. Its reads use the thread's shared read connection: a stream
+        holds no file of its own (hundreds are open at once), and no read spans a yield."""
         try:
-            db = self.source.read()
-        except StoreError as exc:
-            tell_operator(exc)
-            yield sse({"reason": UNAVAILABLE}, "unavailable")
-            return
-        try:
+            db = self.source.reader()
             yield "retry: 2000\n\n"
             yield from self.batch(db, force=True)
             quiet_since = time.monotonic()
@@ -95,8 +92,6 @@ class EventStream:
         except (StoreError, sqlite3.DatabaseError) as exc:
             tell_operator(exc)
             yield sse({"reason": UNAVAILABLE}, "unavailable")
-        finally:
-            db.close()
 
     def batch(self, db, force: bool = False):
         """Missed events (all public), then the recipient's own snapshot if any was sent (or

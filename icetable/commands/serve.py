@@ -74,11 +74,22 @@ def listen(app, args):
     return server, public
 
 
+def more_files() -> None:
+    """Raise the limit of open files to the hard limit (POSIX): each phone holds a socket."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def run(args) -> int:
     from webapp import start_clock
     from webapp.pages import qr_text
     from webapp.serving import serve
 
+    more_files()
     app = open_app(args)
     server, public = listen(app, args)
     url = f"{public}/"
