@@ -66,8 +66,8 @@ def assert_sealed(app, code: str, clients: dict, value) -> None:
                 steps = [json.loads(line) for line in body.splitlines()[1:]]
                 assert not [s for s in steps if s.get("action", s).get("type") == "vote_number"
                             and s.get("action", s).get("player") == "suns"], where
-    conn = store_db.connect(app.config["DATABASE"])
-    for row in conn.execute("SELECT kind, payload FROM events"):
+    conn = app.extensions["icetable"].store.read()          # SQLite or PostgreSQL
+    for row in conn.execute("SELECT kind, payload FROM events").fetchall():
         assert "ballots" not in row["payload"] and "value" not in json.loads(row["payload"])
 
 

@@ -69,6 +69,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, _json_error)
     app.register_error_handler(store_db.StoreError, _unavailable)
     app.register_error_handler(sqlite3.DatabaseError, _unavailable)
+    if app.config["DATABASE_URL"]:
+        import psycopg
+        app.register_error_handler(psycopg.OperationalError, _unavailable)
     return app
 
 

@@ -57,8 +57,8 @@ def make_match(game: str, sides: list[str], seed: int, options: dict):
 class Session:
     """One game: its match plus the host's manual score entries."""
 
-    def __init__(self, game_row, table_row):
-        self.game_id = game_row["id"]
+    def __init__(self, game_row, table_row, version: int = 0):
+        self.game_id, self.version = game_row["id"], version     # the games.version it reflects
         self.match = make_match(table_row["game"], json.loads(game_row["players"]),
                                 game_row["seed"], json.loads(table_row["options"]))
         self.adjust: Counter = Counter()
@@ -77,6 +77,10 @@ class Session:
     def scores(self) -> dict[str, int]:
         base = self.match.scores()
         return {p: int(base.get(p, 0)) + self.adjust[p] for p in self.match.players}
+
+
+class StaleGame(Exception):
+    """The stored game is not the version an action was judged on (another server acted)."""
 
 
 class TableLock:
@@ -122,11 +126,13 @@ class Games:
             return self._locks.setdefault(table_id, TableLock())
 
     def session(self, db, game_row, table_row) -> Session:
-        """The game's session, rebuilt from its live actions when not cached."""
+        """The game's session, rebuilt from its live actions when not cached, or when the store
+        holds a newer version of the game (another server, sharing a PostgreSQL store, acted)."""
         with self.lock(table_row["id"]):
             cached = self._sessions.get(game_row["id"])
-            if cached is None:
-                cached = Session(game_row, table_row)
+            if cached is None or game_row["version"] > cached.version:
+                version = store.game_version(db, game_row["id"])
+                cached = Session(game_row, table_row, version)
                 for action in store.live_actions(db, game_row["id"]):
                     cached.apply(action)
                 self._sessions[game_row["id"]] = cached
@@ -149,7 +155,16 @@ class Games:
         self.notifier.published(table_id, event_id)
 
     def perform(self, db, table, game, action: dict, reason: str = "") -> dict:
-        """Validate and apply `action`, store it with its ledger rows and public event."""
+        """Validate and apply `action`, store it with its ledger rows and public event. If
+        another server changed the game meanwhile, the action is judged again on the new state."""
+        for _ in range(3):
+            try:
+                return self._perform(db, table, game, action, reason)
+            except StaleGame:
+                game = store.game_by_id(db, game["id"])
+        raise IllegalAction("the table changed at the same moment: try again")
+
+    def _perform(self, db, table, game, action: dict, reason: str) -> dict:
         with self.lock(table["id"]):
             if store.game_by_id(db, game["id"])["status"] != "playing":   # fresh: it may just have ended
                 raise IllegalAction("this game is over")
@@ -167,8 +182,11 @@ class Games:
             over, round_ = session.match.is_over(), round_of(session.match)
             ending = {"game": game["number"], "scores": after,
                       "winner": session.match.winner()} if over else None
+            expected, session.version = session.version, session.version + 1
 
             def job(w):
+                if not store.bump_version(w, game["id"], expected):
+                    raise StaleGame()
                 action_id = store.add_action(w, game["id"], action)
                 if deltas:
                     source = "host" if action["type"] == "host_score" else "game"

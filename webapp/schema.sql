@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS games (
     seed        INTEGER NOT NULL,
     deadline    REAL,                         -- Icehouse hidden end timer: server-side only
     status      TEXT NOT NULL DEFAULT 'playing',  -- playing, over
+    version     INTEGER NOT NULL DEFAULT 0,   -- +1 with every action stored or taken back
     started     REAL NOT NULL,
     ended       REAL,
     UNIQUE(table_id, number)

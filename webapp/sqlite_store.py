@@ -74,6 +74,8 @@ class SqliteStore(StoreBase):
         check_file(self.path, self.backups)
         conn = connect(self.path)
         conn.executescript(schema())
+        if "version" not in {r["name"] for r in conn.execute("PRAGMA table_info(games)")}:
+            conn.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0")   # older stores
         self.backups.mkdir(exist_ok=True)
         self.identity = identity(self.path)
         self._local = threading.local()

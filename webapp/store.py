@@ -140,8 +140,22 @@ def last_action(db, game_id: int):
 
 
 def undo_action(db, action_id: int) -> None:
+    """Take an action back (its ledger rows too); the game's version moves on."""
     db.execute("UPDATE actions SET undone = 1 WHERE id = ?", (action_id,))
     db.execute("DELETE FROM ledger WHERE action_id = ?", (action_id,))
+    db.execute("UPDATE games SET version = version + 1 WHERE id = (SELECT game_id FROM actions WHERE id = ?)",
+               (action_id,))
+
+
+def game_version(db, game_id: int) -> int:
+    return db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def bump_version(db, game_id: int, expected: int) -> bool:
+    """Move the game to the next version if it is still at `expected` (else another writer
+    changed it first); the row stays locked until the transaction ends."""
+    cur = db.execute("UPDATE games SET version = version + 1 WHERE id = ? AND version = ?", (game_id, expected))
+    return cur.rowcount == 1
 
 
 def add_ledger(db, game_id: int, action_id: int, round_: int, deltas: dict, source: str,
