@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.webapp_helpers import Phone, advance, in_phase, make_app, new_table, seat
+from tests.webapp_helpers import Phone, advance, at_first_vote, in_phase, make_app, seat, sse_text
 from webapp import db as store_db
 
 SUITS = ["suns", "moons", "crowns"]
@@ -21,10 +21,7 @@ SUITS = ["suns", "moons", "crowns"]
 def table(tmp_path):
     """(app, host client, code, phones, ballot value) with suns' ballot cast in an open vote."""
     app = make_app(tmp_path)
-    host, code = new_table(app, "icefloe")
-    phones = seat(app, code, SUITS)
-    assert host.post(f"/t/{code}/host/start", json={"seed": 5}).status_code == 201
-    state = advance(phones, in_phase("vote"))
+    host, code, phones, state = at_first_vote(app, SUITS)
     value = state["game"]["view"]["vote"]["options"][-1]
     assert phones[0].act({"type": "vote_number", "value": value}).status_code == 200
     return app, host, code, phones, value
@@ -44,17 +41,6 @@ def read_all(app, client, code: str) -> dict[str, str]:
             r = client.get(path + query)
             out[path + query] = r.data.decode(errors="replace")
     return out
-
-
-def sse_text(client, path: str) -> str:
-    response = client.get(path, buffered=False)
-    text = ""
-    for chunk in response.response:
-        text += chunk.decode() if isinstance(chunk, bytes) else chunk
-        if "event: state" in text:
-            break
-    response.close()
-    return text
 
 
 def assert_sealed(app, code: str, clients: dict, value) -> None:

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from tests.pg_cluster import pg_cluster, pg_url  # noqa: F401  (fixtures)
-from tests.webapp_helpers import advance, in_phase, make_app, new_table, seat
+from tests.webapp_helpers import advance, at_first_vote, in_phase, make_app, new_table, seat
 from webapp.client import HttpPhone
 
 SUITS = ["suns", "moons", "crowns"]
@@ -122,10 +122,8 @@ def test_a_wrong_database_url_is_one_line(tmp_path, capsys, pg_cluster):  # noqa
 def test_ballot_seal_holds_on_postgresql(tmp_path, pg_url, case):  # noqa: F811
     from tests.test_webapp_ballots import HOST_ACTIONS, assert_sealed, remove
     app = make_app(tmp_path, DATABASE_URL=pg_url)
-    host, code = new_table(app, "icefloe")
-    phones = seat(app, code, SUITS)
-    host.post(f"/t/{code}/host/start", json={"seed": 5})
-    value = advance(phones, in_phase("vote"))["game"]["view"]["vote"]["options"][-1]
+    host, code, phones, state = at_first_vote(app, SUITS)
+    value = state["game"]["view"]["vote"]["options"][-1]
     phones[0].act({"type": "vote_number", "value": value})
     for step in HOST_ACTIONS[case]:
         if step[0] == "remove":
