@@ -1,8 +1,7 @@
-"""Web app on a real waitress server on loopback: concurrent phones, event streams, restarts."""
+"""Web app on a real gevent server on loopback: concurrent phones, event streams, restarts."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -144,23 +143,13 @@ def test_restart_mid_vote_finds_every_ballot(tmp_path):
         second.stop()
 
 
-def test_stop_survives_the_loop_running_its_thunk_before_the_wake_up_byte(tmp_path):
-    """Waitress may run a queued thunk on an earlier wake-up byte, before the pull that queued
-    it writes its own; stopping must not close the pipe that pull then writes to."""
+def test_stop_ends_open_streams_and_the_server_thread(tmp_path):
     live = BackgroundServer(make_app(tmp_path))
-    phone = HttpPhone(live.port, "")
-    assert phone.request("POST", "/tables", {"game": "icefloe"})[0] == 201
-    trigger = live.server.trigger
-    write_byte = trigger._physical_pull
-
-    def late_byte():
-        write_byte()                      # an earlier pull's byte wakes the loop ...
-        deadline = time.monotonic() + 5
-        while trigger.thunks and time.monotonic() < deadline:
-            time.sleep(0.001)             # ... which runs the queued thunk first
-        write_byte()
-
-    trigger._physical_pull = late_byte
+    host, code, phones = seat_and_start(live.port, SUITS[:3])
+    streams = [p.open_stream() for p in phones]
+    for s in streams:
+        s.wait_for(lambda m: m.get("event") == "state")
     live.stop()
     assert not live.thread.is_alive()
-    assert not live.server.task_dispatcher.threads
+    for s in streams:
+        s.close()

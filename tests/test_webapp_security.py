@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.webapp_helpers import Phone, make_app, new_table, seat
+from tests.webapp_helpers import Phone, make_app, new_table, seat, sse_text
 
 HOST_ROUTES = ["/host/start", "/host/undo", "/host/remove", "/host/end", "/host/score", "/host/confirm",
                "/scene"]
@@ -84,3 +84,38 @@ def test_responses_carry_protective_headers(app):
 def test_errors_are_one_json_line(app):
     r = app.test_client().post("/t/NOPE/act", json={"type": "x"})
     assert r.status_code == 404 and r.json == {"error": "no table 'NOPE'"}
+
+
+def test_deeply_nested_json_is_a_clear_400(app):
+    _, code = new_table(app, "icefloe")
+    deep = "[" * 100_000 + "]" * 100_000
+    r = app.test_client().post(f"/t/{code}/join", data=deep, content_type="application/json")
+    assert r.status_code == 400 and r.json == {"error": "the JSON is nested too deeply"}
+
+
+@pytest.mark.parametrize("route", ["/host/undo", "/host/end", "/host/start", "/dice"])
+def test_writes_without_a_json_object_body_are_refused(app, route):
+    host, code = new_table(app, "icefloe")
+    form = host.post(f"/t/{code}{route}", data={"x": "1"})
+    text = host.post(f"/t/{code}{route}", data="undo please", content_type="text/plain")
+    listed = host.post(f"/t/{code}{route}", json=[1])
+    assert (form.status_code, text.status_code, listed.status_code) == (415, 415, 400)
+
+
+def test_a_huge_since_replays_nothing_and_keeps_the_stream(app):
+    _, code = new_table(app, "icefloe")
+    for since in ("9" * 5000, str(2**70)):
+        text = sse_text(app.test_client(), f"/t/{code}/events?since={since}")
+        assert "event: state" in text and "event: joined" not in text
+
+
+@pytest.mark.parametrize("reason", ["=1+1", " =1+1", "\t=1+1", "  +1", "\t@SUM(A1)", "\r-2"])
+def test_score_sheet_cells_cannot_become_formulas(app, reason):
+    import csv
+    import io
+    host, code = new_table(app, "icefloe")
+    seat(app, code, ["suns", "moons", "crowns"])
+    host.post(f"/t/{code}/host/start", json={})
+    host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 1, "reason": reason})
+    rows = list(csv.reader(io.StringIO(host.get(f"/t/{code}/export.csv").data.decode(), newline="")))
+    assert rows[1][4] == "'" + reason

@@ -1,4 +1,4 @@
-"""`icetable serve`: waitress on a port, the join URL and QR code printed, clear errors."""
+"""`icetable serve`: gevent's server on a port, the join URL and QR code printed, clear errors."""
 from __future__ import annotations
 
 import http.client

@@ -67,3 +67,23 @@ def advance(phones: list[Phone], done, limit: int = 400) -> dict:
 
 def in_phase(phase: str):
     return lambda s: s["game"]["view"].get("phase") == phase
+
+
+def at_first_vote(app, sides: list[str], seed: int = 5):
+    """(host client, code, phones, state) of an IceFloe game between `sides` at its first vote."""
+    host, code = new_table(app, "icefloe")
+    phones = seat(app, code, sides)
+    assert host.post(f"/t/{code}/host/start", json={"seed": seed}).status_code == 201
+    return host, code, phones, advance(phones, in_phase("vote"))
+
+
+def sse_text(client, path: str) -> str:
+    """What an event stream at `path` (with its query) sends, up to its first state message."""
+    response = client.get(path, buffered=False)
+    text = ""
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if "event: state" in text:
+            break
+    response.close()
+    return text

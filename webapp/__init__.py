@@ -1,11 +1,13 @@
 """The icetable web app: phones join a table by QR code, vote, roll dice and see the referee.
 
-`create_app(test_config)` is the app factory (flaskr style); `icetable serve` runs it under
-waitress. The store is one SQLite file in the data directory, created on first start.
+`create_app(test_config)` is the app factory (flaskr style); `icetable serve` runs it on
+gevent's WSGI server (webapp.serving). The store is one SQLite file in the data directory,
+created on first start, or a PostgreSQL database (`DATABASE_URL`) shared by several servers.
 """
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from dataclasses import dataclass
 
@@ -13,9 +15,10 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from webapp import db as store_db
+from webapp import replies as request_ids
 from webapp.games import Games
 from webapp.notify import Notifier
-from webapp.security import RateLimiter, check_origin, rate_limit
+from webapp.security import RateLimiter, StreamCaps, check_body, check_origin, rate_limit
 
 
 @dataclass
@@ -25,6 +28,9 @@ class AppState:
     notifier: Notifier
     games: Games
     limiter: RateLimiter
+    store: object                 # SqliteStore or PostgresStore
+    replies: request_ids.Replies
+    streams: StreamCaps
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -37,16 +43,22 @@ def create_app(test_config: dict | None = None) -> Flask:
         SSE_HEARTBEAT=15.0,         # seconds between keep-alive comments on an idle stream
         SSE_POLL=1.0,               # seconds between re-reads of the events table
         MAX_CONTENT_LENGTH=512 * 1024,
+        DATABASE_URL=None,          # postgresql://... : the shared store instead of SQLite
+        STREAMS_PER_CLIENT=8,       # open event streams per phone (or per address, unseated)
+        STREAMS_PER_TABLE=64,       # open event streams per table
     )
     if test_config:
         app.config.update(test_config)
     app.config["DATABASE"] = os.path.join(app.config["DATA_DIR"], store_db.DB_NAME)
-    store_db.init_db(app.config["DATABASE"])
-
+    store = open_store(app.config)
     notifier = Notifier()
+    if hasattr(store, "listen"):
+        store.listen(notifier.published)
     app.extensions["icetable"] = AppState(
-        notifier, Games(notifier), RateLimiter(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"]))
+        notifier, Games(notifier, store), RateLimiter(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"]),
+        store, request_ids.Replies(), StreamCaps(app.config["STREAMS_PER_CLIENT"], app.config["STREAMS_PER_TABLE"]))
     app.teardown_appcontext(store_db.close_db)
+    app.teardown_request(request_ids.release)
 
     from webapp import api, camera, host, pages, stream
     for bp in (pages.bp, api.bp, host.bp, stream.bp, camera.bp):
@@ -55,13 +67,31 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.before_request(_guard_writes)
     app.after_request(_headers)
     app.register_error_handler(HTTPException, _json_error)
+    app.register_error_handler(store_db.StoreError, _unavailable)
+    app.register_error_handler(sqlite3.DatabaseError, _unavailable)
+    if app.config["DATABASE_URL"]:
+        import psycopg
+        app.register_error_handler(psycopg.OperationalError, _unavailable)
     return app
 
 
-def _guard_writes() -> None:
+def open_store(config):
+    """The app's store: PostgreSQL when DATABASE_URL is set, else the SQLite file in DATA_DIR.
+    Raises StoreError (one line) when it cannot be used."""
+    if config["DATABASE_URL"]:
+        from webapp.pg import PostgresStore
+        return PostgresStore(config["DATABASE_URL"])
+    from webapp.sqlite_store import SqliteStore
+    return SqliteStore(config["DATA_DIR"])
+
+
+def _guard_writes():
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         check_origin()
         rate_limit((request.view_args or {}).get("code"))
+        check_body()
+        return request_ids.repeat_answer()
+    return None
 
 
 def _headers(response):
@@ -74,13 +104,30 @@ def _headers(response):
         "connect-src 'self'; frame-ancestors 'none'; form-action 'self'")
     if response.mimetype in ("application/json", "text/event-stream"):
         response.headers["Cache-Control"] = "no-store"
-    return response
+    response.headers["Server"] = "icetable"
+    return request_ids.keep_answer(response)
 
 
 def _json_error(exc: HTTPException):
     if request.path.startswith("/t/") or request.path.startswith("/tables") or not request.accept_mimetypes.accept_html:
         return jsonify(error=exc.description), exc.code
     return exc
+
+
+UNAVAILABLE_PAGE = """<!doctype html><meta charset="utf-8"><meta name="viewport"
+content="width=device-width"><title>icetable: table unavailable</title><h1>This table is unavailable</h1>
+<p>The table's server cannot read its records right now. Nothing you sent before was lost.
+Tell the host; this page works again once the server is back.</p>"""
+
+
+def _unavailable(exc):
+    """503 instead of a 500 when the store fails: the operator gets one line (once a minute per
+    problem), players a page or a JSON error that says the table is unavailable."""
+    store_db.tell_operator(exc)
+    if request.method == "GET" and request.accept_mimetypes.accept_html and not request.path.endswith(
+            ("/state", "/events", ".json", ".csv", ".jsonl")):
+        return UNAVAILABLE_PAGE, 503, {"Content-Type": "text/html; charset=utf-8", "Retry-After": "5"}
+    return jsonify(error=store_db.UNAVAILABLE), 503, {"Retry-After": "5"}
 
 
 def start_clock(app: Flask, interval: float = 0.5) -> threading.Event:
@@ -90,13 +137,16 @@ def start_clock(app: Flask, interval: float = 0.5) -> threading.Event:
 
     def run():
         while not stop.wait(interval):
-            conn = store_db.connect(app.config["DATABASE"])
             try:
-                games.fire_due_timers(conn)
+                conn = games.store.read()
+                try:
+                    games.fire_due_timers(conn)
+                finally:
+                    conn.close()
+            except store_db.StoreError as exc:
+                app.logger.error("timer check: %s", exc)
             except Exception:   # keep the clock alive; the next tick retries
                 app.logger.exception("timer check failed")
-            finally:
-                conn.close()
 
     threading.Thread(target=run, name="icetable-clock", daemon=True).start()
     return stop

@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import secrets
-import sqlite3
 import unicodedata
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request
@@ -13,7 +12,8 @@ from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from referee.match import IllegalAction
 from webapp import games as game_rules
 from webapp import store
-from webapp.db import get_db, write
+from webapp.ballots import sealed_count, unsealed
+from webapp.db import app_store, get_db, is_integrity_error
 from webapp.security import HOST_COOKIE, PLAYER_COOKIE, current_player, is_host, json_body, set_cookie
 from webapp.state import player_dict, snapshot
 
@@ -56,9 +56,7 @@ def create_table():
         game_rules.make_match(game, list(game_rules.SIDES[game][:4]), 0, options)
     except ValueError as exc:
         abort(400, str(exc))
-    db = get_db()
-    with write(db):
-        table, host_token = store.create_table(db, game, options)
+    table, host_token = app_store().write(lambda w: store.create_table(w, game, options))
     response = jsonify(code=table["code"], table_url=f"/t/{table['code']}/table",
                        join_url=f"/t/{table['code']}")
     set_cookie(response, HOST_COOKIE.format(code=table["code"]), host_token, table["code"])
@@ -85,12 +83,15 @@ def join(code: str):
     name, side = clean_name(data.get("name")), data.get("side")
     if side not in game_rules.SIDES[table["game"]]:
         abort(400, f"side must be one of {', '.join(game_rules.SIDES[table['game']])}")
+    def job(w):
+        first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(w, table["id"]))
+        player, token = store.add_player(w, table["id"], name, side, first)
+        return player, token, store.add_event(w, table["id"], "joined", player_dict(player))
     try:
-        with write(db):
-            first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(db, table["id"]))
-            player, token = store.add_player(db, table["id"], name, side, first)
-            event_id = store.add_event(db, table["id"], "joined", player_dict(player))
-    except sqlite3.IntegrityError:
+        player, token, event_id = app_store().write(job)
+    except Exception as exc:
+        if not is_integrity_error(exc):
+            raise
         abort(409, f"{side} or the name {name!r} is already taken at this table")
     app_games().publish(table["id"], event_id)
     response = jsonify(player=player_dict(player), rejoined=False)
@@ -169,8 +170,7 @@ def roll_die(code: str):
         abort(403, "join the table first")
     face = secrets.choice(game_rules.DIE_FACES)
     who = {"name": me["name"], "side": me["side"]} if me else {"name": "host", "side": None}
-    with write(db):
-        event_id = store.add_event(db, table["id"], "dice", {**who, "face": face})
+    event_id = app_store().write(lambda w: store.add_event(w, table["id"], "dice", {**who, "face": face}))
     app_games().publish(table["id"], event_id)
     return jsonify(face=face)
 
@@ -205,18 +205,25 @@ def export_json(code: str):
 
 @bp.get("/t/<code>/record.jsonl")
 def export_record(code: str):
-    """The game record (docs/records.md) of a finished game, for `icetable replay`. Only once the
-    game is over: before, it would hold ballots still sealed."""
+    """The game record (docs/records.md), for `icetable replay`: the host's while the game is
+    played, everyone's once it is over. Never a sealed ballot: while a vote holds one the record
+    is refused, and a game ended before its vote's reveal is recorded without them."""
     from referee.record import make_header, step_line
     table = table_or_404(code)
     game = game_asked(table)
-    if game["status"] != "over":
-        abort(409, "the record is available once the game is over")
+    db = get_db()
+    if game["status"] != "over" and not is_host(db, table, current_player(db, table)):
+        abort(403, "the record is the host's until the game is over")
     if table["game"] == "icehouse":
         abort(409, "an Icehouse record comes from the camera loop, not from the phones")
+    with app_games().lock(table["id"]):
+        match = app_games().session(db, game, table).match
+        if game["status"] != "over" and sealed_count(match):
+            abort(409, "the record is available once the vote is revealed")
+        actions = unsealed(store.live_actions(db, game["id"]), match)
     header = make_header(table["game"], json.loads(game["players"]), game["seed"],
                          game_rules.table_rules(table))
-    actions = [a for a in store.live_actions(get_db(), game["id"]) if a["type"] != "host_score"]
+    actions = [a for a in actions if a["type"] != "host_score"]
     lines = [json.dumps(header)] + [step_line(i, a) for i, a in enumerate(actions, start=1)]
     response = make_response("\n".join(lines) + "\n")
     response.mimetype = "application/jsonl"
@@ -225,8 +232,10 @@ def export_record(code: str):
 
 
 def cell(text: str) -> str:
-    """Text for a spreadsheet cell: a leading = + - @ would make it a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    """Text for a spreadsheet cell: a leading = + - @ (also after spaces), tab or carriage
+    return would make it a formula."""
+    risky = text[:1] in ("\t", "\r") or text.lstrip(" \t\r\n")[:1] in ("=", "+", "-", "@")
+    return "'" + text if risky else text
 
 
 @bp.get("/t/<code>/export.csv")

@@ -23,6 +23,7 @@ from webapp.api import app_games, game_or_409, table_or_404
 from webapp.db import get_db
 from webapp.host import host_table
 from webapp import store
+from webapp.ballots import is_ballot
 from webapp.security import HOST_COOKIE, is_host, json_body, set_cookie
 
 bp = Blueprint("camera", __name__, url_prefix="/t/<code>/camera")
@@ -169,6 +170,8 @@ def act(code: str):
     game = game_or_409(table)
     if action.get("player") not in app_games().session(get_db(), game, table).match.players:
         abort(400, "the action must name one of the game's players")
+    if is_ballot(action):
+        abort(403, "a ballot is cast on its voter's phone, sealed")
     try:
         result = app_games().perform(get_db(), table, game, action, reason="camera")
     except IllegalAction as exc:

@@ -11,11 +11,16 @@ import time
 class HttpPhone:
     """A phone talking real HTTP to a server, keeping its cookies."""
 
-    def __init__(self, port: int, code: str):
-        self.port, self.code, self.cookies, self.side = port, code, {}, None
+    def __init__(self, port: int, code: str, source: str | None = None):
+        """`source`: the loopback address to send from (127.0.0.x), as if from another device."""
+        self.port, self.code, self.cookies, self.side, self.source = port, code, {}, None, source
+
+    def connection(self, timeout: float) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                          source_address=(self.source, 0) if self.source else None)
 
     def request(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = self.connection(10)
         try:
             h = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
             if body is not None:
@@ -40,14 +45,14 @@ class HttpPhone:
         return self.request("POST", f"/t/{self.code}/act", action)
 
     def open_stream(self, last_id: int | None = None) -> "SseReader":
-        return SseReader(self.port, f"/t/{self.code}/events", self.cookies, last_id)
+        return SseReader(self.connection(120), f"/t/{self.code}/events", self.cookies, last_id)
 
 
 class SseReader:
     """Reads server-sent events from a real connection in a background thread."""
 
-    def __init__(self, port: int, path: str, cookies: dict, last_id: int | None = None):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, conn: http.client.HTTPConnection, path: str, cookies: dict, last_id: int | None = None):
+        self.conn = conn
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
                    "Accept": "text/event-stream"}
         if last_id is not None:
@@ -78,8 +83,8 @@ class SseReader:
                 elif not line.startswith(":"):
                     key, _, value = line.partition(": ")
                     fields[key] = value
-        except (OSError, ValueError, http.client.HTTPException):
-            return
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return      # closed by close(): http.client then reads a chunk of a closed socket
 
     def wait_for(self, predicate, timeout: float = 10.0) -> dict:
         """The first message satisfying `predicate`, waiting up to `timeout` seconds."""

@@ -1,8 +1,11 @@
 """Games in play: matches rebuilt from the stored actions, and every change that goes through them.
 
-Each table has a lock; an action is validated by the match (IllegalAction leaves it unchanged),
-then stored with its score-sheet rows and its public event in one write transaction. If the
-write fails the cached match is dropped and rebuilt from the store, which stays the truth.
+Each table has a lock (`TableLock`: greenlets of the server and plain threads alike wait on
+it); an action is validated by the match (IllegalAction leaves it unchanged), then stored with
+its score-sheet rows and its public event as one write job of the store's group commit. The
+job is queued under the lock (so a table's actions are stored in the order they were applied)
+and waited for outside it (so ballots of one table share a commit). If the write fails the
+cached match is dropped and rebuilt from the store, which stays the truth.
 """
 from __future__ import annotations
 
@@ -13,9 +16,12 @@ import threading
 import time
 from collections import Counter
 
+import gevent
+import greenlet
+
 from referee.match import IllegalAction, new_match
 from webapp import store
-from webapp.db import write
+from webapp.ballots import sealed_positions
 from webapp.icehouse import IcehouseGame
 
 SIDES = {
@@ -51,8 +57,8 @@ def make_match(game: str, sides: list[str], seed: int, options: dict):
 class Session:
     """One game: its match plus the host's manual score entries."""
 
-    def __init__(self, game_row, table_row):
-        self.game_id = game_row["id"]
+    def __init__(self, game_row, table_row, version: int = 0):
+        self.game_id, self.version = game_row["id"], version     # the games.version it reflects
         self.match = make_match(table_row["game"], json.loads(game_row["players"]),
                                 game_row["seed"], json.loads(table_row["options"]))
         self.adjust: Counter = Counter()
@@ -73,29 +79,74 @@ class Session:
         return {p: int(base.get(p, 0)) + self.adjust[p] for p in self.match.players}
 
 
+class StaleGame(Exception):
+    """The stored game is not the version an action was judged on (another server acted)."""
+
+
+class TableLock:
+    """A re-entrant lock held by one greenlet or thread at a time. A waiter retries after a short
+    gevent sleep (which yields to the server's other greenlets, or just sleeps in a plain thread),
+    so the server's greenlets and plain threads (the clock, the live loop) exclude each other."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._owner = None
+        self._depth = 0
+
+    def __enter__(self):
+        me = greenlet.getcurrent()
+        if self._owner is me:
+            self._depth += 1
+            return self
+        delay = 0.0005
+        while not self._lock.acquire(blocking=False):
+            gevent.sleep(delay)
+            delay = min(2 * delay, 0.01)
+        self._owner, self._depth = me, 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if not self._depth:
+            self._owner = None
+            self._lock.release()
+
+
 class Games:
     """The cache of sessions and the per-table locks, shared by every request thread."""
 
-    def __init__(self, notifier):
-        self.notifier = notifier
+    def __init__(self, notifier, store):
+        self.notifier, self.store = notifier, store
         self._guard = threading.Lock()
-        self._locks: dict[int, threading.RLock] = {}
+        self._locks: dict[int, TableLock] = {}
         self._sessions: dict[int, Session] = {}
 
-    def lock(self, table_id: int) -> threading.RLock:
+    def lock(self, table_id: int) -> TableLock:
         with self._guard:
-            return self._locks.setdefault(table_id, threading.RLock())
+            return self._locks.setdefault(table_id, TableLock())
 
     def session(self, db, game_row, table_row) -> Session:
-        """The game's session, rebuilt from its live actions when not cached."""
+        """The game's session, rebuilt from its live actions when not cached, or when the store
+        holds a newer version of the game (another server, sharing a PostgreSQL store, acted)."""
         with self.lock(table_row["id"]):
             cached = self._sessions.get(game_row["id"])
-            if cached is None:
-                cached = Session(game_row, table_row)
+            if cached is None or game_row["version"] > cached.version:
+                version = store.game_version(db, game_row["id"])
+                cached = Session(game_row, table_row, version)
                 for action in store.live_actions(db, game_row["id"]):
                     cached.apply(action)
                 self._sessions[game_row["id"]] = cached
             return cached
+
+    def sealed_ballot(self, db, table, side: str) -> int | None:
+        """The action id of `side`'s ballot in the current game's open vote, if he cast one."""
+        game = store.current_game(db, table["id"])
+        if game is None:
+            return None
+        rows = store.live_action_rows(db, game["id"])
+        actions = [json.loads(r["action"]) for r in rows]
+        sealed = sealed_positions(actions, self.session(db, game, table).match)
+        return next((rows[i]["id"] for i in sealed if actions[i].get("player") == side), None)
 
     def drop(self, game_id: int) -> None:
         self._sessions.pop(game_id, None)
@@ -104,7 +155,16 @@ class Games:
         self.notifier.published(table_id, event_id)
 
     def perform(self, db, table, game, action: dict, reason: str = "") -> dict:
-        """Validate and apply `action`, store it with its ledger rows and public event."""
+        """Validate and apply `action`, store it with its ledger rows and public event. If
+        another server changed the game meanwhile, the action is judged again on the new state."""
+        for _ in range(3):
+            try:
+                return self._perform(db, table, game, action, reason)
+            except StaleGame:
+                game = store.game_by_id(db, game["id"])
+        raise IllegalAction("the table changed at the same moment: try again")
+
+    def _perform(self, db, table, game, action: dict, reason: str) -> dict:
         with self.lock(table["id"]):
             if store.game_by_id(db, game["id"])["status"] != "playing":   # fresh: it may just have ended
                 raise IllegalAction("this game is over")
@@ -117,41 +177,58 @@ class Games:
             except Exception:
                 self.drop(game["id"])       # a referee bug may have left the match half-changed
                 raise
-            try:
-                with write(db):
-                    action_id = store.add_action(db, game["id"], action)
-                    after = session.scores()
-                    deltas = {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
-                    if deltas:
-                        source = "host" if action["type"] == "host_score" else "game"
-                        store.add_ledger(db, game["id"], action_id, round_of(session.match), deltas,
-                                         source, reason or action["type"])
-                    event_id = store.add_event(db, table["id"], "action", public_action(action, result))
-                    if session.match.is_over():
-                        store.end_game(db, game["id"])
-                        event_id = store.add_event(db, table["id"], "game_over",
-                                                   {"game": game["number"], "scores": after,
-                                                    "winner": session.match.winner()})
-            except Exception:
-                self.drop(game["id"])
-                raise
+            after = session.scores()
+            deltas = {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
+            over, round_ = session.match.is_over(), round_of(session.match)
+            ending = {"game": game["number"], "scores": after,
+                      "winner": session.match.winner()} if over else None
+            expected, session.version = session.version, session.version + 1
+
+            def job(w):
+                if not store.bump_version(w, game["id"], expected):
+                    raise StaleGame()
+                action_id = store.add_action(w, game["id"], action)
+                if deltas:
+                    source = "host" if action["type"] == "host_score" else "game"
+                    store.add_ledger(w, game["id"], action_id, round_, deltas, source, reason or action["type"])
+                event_id = store.add_event(w, table["id"], "action", public_action(action, result))
+                if ending:
+                    store.end_game(w, game["id"])
+                    event_id = store.add_event(w, table["id"], "game_over", ending)
+                return event_id
+            pending = self.store.submit(job, backup=over)
+        try:
+            event_id = pending.result()
+        except Exception:
+            self.drop(game["id"])
+            raise
         self.publish(table["id"], event_id)
         return result
 
     def undo(self, db, table, game) -> dict | None:
         """Take back the game's last live action (the host's correction); None if there is none."""
         with self.lock(table["id"]):
+            if self._ended_early(db, table, game):
+                event_id = self.store.write(lambda w: reopen(w, table, game))
+                self.publish(table["id"], event_id)
+                return {"type": "end"}
             last = store.last_action(db, game["id"])
             if last is None:
                 return None
-            with write(db):
-                store.undo_action(db, last["id"])
-                db.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?",
-                           (game["id"],))
-                event_id = store.add_event(db, table["id"], "undo", {"game": game["number"]})
+
+            def job(w):
+                store.undo_action(w, last["id"])
+                return reopen(w, table, game)
+            event_id = self.store.write(job)
             self.drop(game["id"])
         self.publish(table["id"], event_id)
         return json.loads(last["action"])
+
+    def _ended_early(self, db, table, game) -> bool:
+        """Whether the game was ended by the host (not by its rules): an undo then reopens it
+        and takes back no action."""
+        return (store.game_by_id(db, game["id"])["status"] == "over"
+                and not self.session(db, game, table).match.is_over())
 
     def start(self, db, table, sides: list[str], seed: int | None = None):
         """Start a new game at the table between `sides` (seat order)."""
@@ -167,10 +244,11 @@ class Games:
             current = store.current_game(db, table["id"])
             if current is not None and current["status"] == "playing":
                 raise IllegalAction("a game is already being played at this table")
-            with write(db):
-                game = store.add_game(db, table["id"], sides, seed, deadline)
-                event_id = store.add_event(db, table["id"], "game_started",
-                                           {"game": game["number"], "players": sides})
+            def job(w):
+                row = store.add_game(w, table["id"], sides, seed, deadline)
+                return row, store.add_event(w, table["id"], "game_started",
+                                            {"game": row["number"], "players": sides})
+            game, event_id = self.store.write(job)
         self.publish(table["id"], event_id)
         return game
 
@@ -184,11 +262,11 @@ class Games:
                 action["scores"] = icehouse_scores(scene, session.match, table_rules(table))
             self.perform(db, table, game, action, reason="final count")
             return
+        def job(w):
+            store.end_game(w, game["id"])
+            return store.add_event(w, table["id"], "game_over", {"game": game["number"], "by": who})
         with self.lock(table["id"]):
-            with write(db):
-                store.end_game(db, game["id"])
-                event_id = store.add_event(db, table["id"], "game_over",
-                                           {"game": game["number"], "by": who})
+            event_id = self.store.write(job, backup=True)
         self.publish(table["id"], event_id)
 
     def fire_due_timers(self, db, now: float | None = None) -> int:
@@ -202,6 +280,12 @@ class Games:
             except IllegalAction:
                 pass
         return fired
+
+
+def reopen(w, table, game) -> int:
+    """Play on after an undo: the game is no longer over; the id of the public `undo` event."""
+    store.reopen_game(w, game["id"])
+    return store.add_event(w, table["id"], "undo", {"game": game["number"]})
 
 
 def round_of(match) -> int:

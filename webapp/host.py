@@ -12,7 +12,7 @@ from referee.match import IllegalAction
 from referee.scene import SceneError, scene_from_dict
 from webapp import store
 from webapp.api import app_games, game_or_409, table_or_404
-from webapp.db import get_db, write
+from webapp.db import app_store, get_db
 from webapp.games import icehouse_scene, table_rules
 from webapp.security import current_player, is_host, json_body
 
@@ -60,14 +60,27 @@ def undo(code: str):
 
 @bp.post("/host/remove")
 def remove(code: str):
+    """Unseat a player. His ballot in a vote not yet revealed is withdrawn with him: whoever
+    takes the freed seat starts with no ballot."""
     table = host_table(code)
     db = get_db()
     player_id = json_body().get("player")
-    with write(db):
-        if not isinstance(player_id, int) or not store.remove_player(db, table["id"], player_id):
+    games = app_games()
+    with games.lock(table["id"]):
+        row = next((p for p in store.players(db, table["id"]) if p["id"] == player_id), None)
+        if not isinstance(player_id, int) or row is None:
             abort(404, "no such player at this table")
-        event_id = store.add_event(db, table["id"], "player_removed", {"player": player_id})
-    app_games().publish(table["id"], event_id)
+        ballot = games.sealed_ballot(db, table, row["side"])
+
+        def job(w):
+            store.remove_player(w, table["id"], player_id)
+            if ballot is not None:
+                store.undo_action(w, ballot)
+            return store.add_event(w, table["id"], "player_removed", {"player": player_id})
+        event_id = app_store().write(job)
+        if ballot is not None:
+            games.drop(store.current_game(db, table["id"])["id"])
+    games.publish(table["id"], event_id)
     return jsonify(removed=player_id)
 
 
@@ -129,9 +142,9 @@ def post_scene(code: str):
                                and isinstance(w.get("code"), str) and isinstance(w.get("message"), str)]
     except (SceneError, ValueError) as exc:
         abort(400, str(exc))
-    with write(db):
-        store.save_scene(db, table["id"], data, report)
-        event_id = store.add_event(db, table["id"], "report",
-                                   {"warnings": report["warnings"], "scores": report["scores"]})
+    def job(w):
+        store.save_scene(w, table["id"], data, report)
+        return store.add_event(w, table["id"], "report", {"warnings": report["warnings"], "scores": report["scores"]})
+    event_id = app_store().write(job)
     app_games().publish(table["id"], event_id)
     return jsonify(report), 201

@@ -1,4 +1,5 @@
--- icetable web app store. One file per data directory; WAL, synchronous=FULL (see db.py).
+-- icetable web app store. One SQLite file per data directory; WAL, synchronous=FULL (see db.py).
+-- webapp/pg.py adapts this text to PostgreSQL (ids, REAL), so keep to SQL both understand.
 CREATE TABLE IF NOT EXISTS tables (
     id          INTEGER PRIMARY KEY,
     code        TEXT NOT NULL UNIQUE,         -- short join code shown beside the QR
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS games (
     seed        INTEGER NOT NULL,
     deadline    REAL,                         -- Icehouse hidden end timer: server-side only
     status      TEXT NOT NULL DEFAULT 'playing',  -- playing, over
+    version     INTEGER NOT NULL DEFAULT 0,   -- +1 with every action stored or taken back
     started     REAL NOT NULL,
     ended       REAL,
     UNIQUE(table_id, number)
@@ -75,3 +77,12 @@ CREATE TABLE IF NOT EXISTS events (
     created     REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_table ON events(table_id, id);
+
+-- Request ids of applied writes (webapp/replies.py): key is a hash of client, route and id;
+-- status and body are the first answer (NULL until it is stored).
+CREATE TABLE IF NOT EXISTS replies (
+    key         TEXT PRIMARY KEY,
+    status      INTEGER,
+    body        TEXT,
+    created     REAL NOT NULL
+);

@@ -1,4 +1,4 @@
-"""Request guards: same-origin writes, JSON bodies, rate limits, and who is asking.
+"""Request guards: same-origin writes, JSON bodies, rate limits, stream caps, who is asking.
 
 Identity comes from two HttpOnly, SameSite=Strict cookies scoped to the table's path: the
 player's secret token and (on the device that created the table) the host token.
@@ -29,13 +29,24 @@ def check_origin() -> None:
 
 
 def json_body() -> dict:
-    """The request's JSON object; 415/400 otherwise."""
+    """The request's JSON object; 415/400 otherwise (also for JSON nested too deep to read)."""
     if not request.is_json:
         abort(415, "send application/json")
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        abort(400, "the JSON is nested too deeply")
     if not isinstance(data, dict):
         abort(400, "expected a JSON object")
     return data
+
+
+def check_body() -> None:
+    """A write's body is empty or a JSON object (the phone camera's JPEG route excepted)."""
+    if request.endpoint == "camera.phone_frame":
+        return
+    if request.content_length or request.is_json or request.get_data(cache=True):
+        json_body()
 
 
 class RateLimiter:
@@ -68,6 +79,35 @@ def client_key(code: str | None) -> str:
 def rate_limit(code: str | None) -> None:
     if not current_app.extensions["icetable"].limiter.allow(client_key(code)):
         abort(429, "too many requests: wait a moment")
+
+
+class StreamCaps:
+    """Open event streams counted per client and per table, each up to a cap: one client cannot
+    hold the server's connections, nor crowd a table out."""
+
+    def __init__(self, per_client: int, per_table: int):
+        self.per_client, self.per_table = per_client, per_table
+        self._lock = threading.Lock()
+        self._clients: dict[str, int] = {}
+        self._tables: dict[int, int] = {}
+
+    def open(self, client: str, table_id: int) -> str | None:
+        """Count a new stream; None, or why it is refused."""
+        with self._lock:
+            if self._clients.get(client, 0) >= self.per_client:
+                return f"too many open streams from this client (at most {self.per_client})"
+            if self._tables.get(table_id, 0) >= self.per_table:
+                return f"too many open streams at this table (at most {self.per_table})"
+            self._clients[client] = self._clients.get(client, 0) + 1
+            self._tables[table_id] = self._tables.get(table_id, 0) + 1
+            return None
+
+    def close(self, client: str, table_id: int) -> None:
+        with self._lock:
+            for counts, key in ((self._clients, client), (self._tables, table_id)):
+                counts[key] -= 1
+                if not counts[key]:
+                    del counts[key]
 
 
 def current_player(db, table):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 import time
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"   # no I or O: read aloud across a table
@@ -23,19 +22,21 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def create_table(db: sqlite3.Connection, game: str, options: dict, with_host: bool = True):
+def create_table(db, game: str, options: dict, with_host: bool = True):
     """A new table with a fresh join code; returns (row, host token or None)."""
     host = new_token() if with_host else None
+    code = new_code(db)
+    cur = db.execute("INSERT INTO tables (code, game, options, host_hash, created) VALUES (?,?,?,?,?)",
+                     (code, game, json.dumps(options), host and token_hash(host), time.time()))
+    return table_by_id(db, cur.lastrowid), host
+
+
+def new_code(db) -> str:
+    """A join code no table has yet (one writer draws codes at a time)."""
     while True:
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        try:
-            cur = db.execute(
-                "INSERT INTO tables (code, game, options, host_hash, created) VALUES (?,?,?,?,?)",
-                (code, game, json.dumps(options), host and token_hash(host), time.time()))
-            break
-        except sqlite3.IntegrityError:
-            continue
-    return table_by_id(db, cur.lastrowid), host
+        if table_by_code(db, code) is None:
+            return code
 
 
 def table_by_code(db, code: str):
@@ -63,7 +64,7 @@ def player_by_token(db, table_id: int, token: str | None):
 
 
 def add_player(db, table_id: int, name: str, side: str, is_host: bool):
-    """Seat a player; returns (row, token). Raises sqlite3.IntegrityError if name or side is taken."""
+    """Seat a player; returns (row, token). Raises an integrity error if name or side is taken."""
     token = new_token()
     cur = db.execute(
         "INSERT INTO players (table_id, name, side, token_hash, is_host, joined) VALUES (?,?,?,?,?,?)",
@@ -105,16 +106,24 @@ def end_game(db, game_id: int) -> None:
                (time.time(), game_id))
 
 
+def reopen_game(db, game_id: int) -> None:
+    db.execute("UPDATE games SET status = 'playing', ended = NULL WHERE id = ?", (game_id,))
+
+
 def due_games(db, now: float) -> list:
     """Games whose hidden deadline has passed and which are still being played."""
     return db.execute("SELECT * FROM games WHERE status = 'playing' AND deadline IS NOT NULL "
                       "AND deadline <= ?", (now,)).fetchall()
 
 
-def live_actions(db, game_id: int) -> list[dict]:
-    rows = db.execute("SELECT action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq",
+def live_action_rows(db, game_id: int) -> list:
+    """The game's live actions in order: rows of (id, action JSON)."""
+    return db.execute("SELECT id, action FROM actions WHERE game_id = ? AND undone = 0 ORDER BY seq",
                       (game_id,)).fetchall()
-    return [json.loads(r["action"]) for r in rows]
+
+
+def live_actions(db, game_id: int) -> list[dict]:
+    return [json.loads(r["action"]) for r in live_action_rows(db, game_id)]
 
 
 def add_action(db, game_id: int, action: dict) -> int:
@@ -131,8 +140,22 @@ def last_action(db, game_id: int):
 
 
 def undo_action(db, action_id: int) -> None:
+    """Take an action back (its ledger rows too); the game's version moves on."""
     db.execute("UPDATE actions SET undone = 1 WHERE id = ?", (action_id,))
     db.execute("DELETE FROM ledger WHERE action_id = ?", (action_id,))
+    db.execute("UPDATE games SET version = version + 1 WHERE id = (SELECT game_id FROM actions WHERE id = ?)",
+               (action_id,))
+
+
+def game_version(db, game_id: int) -> int:
+    return db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
+def bump_version(db, game_id: int, expected: int) -> bool:
+    """Move the game to the next version if it is still at `expected` (else another writer
+    changed it first); the row stays locked until the transaction ends."""
+    cur = db.execute("UPDATE games SET version = version + 1 WHERE id = ? AND version = ?", (game_id, expected))
+    return cur.rowcount == 1
 
 
 def add_ledger(db, game_id: int, action_id: int, round_: int, deltas: dict, source: str,
@@ -150,8 +173,9 @@ def ledger(db, game_id: int) -> list[dict]:
 
 
 def save_scene(db, table_id: int, scene: dict, report: dict) -> None:
-    db.execute("INSERT OR REPLACE INTO scenes (table_id, scene, report, posted) VALUES (?,?,?,?)",
-               (table_id, json.dumps(scene), json.dumps(report), time.time()))
+    db.execute("INSERT INTO scenes (table_id, scene, report, posted) VALUES (?,?,?,?) ON CONFLICT "
+               "(table_id) DO UPDATE SET scene = excluded.scene, report = excluded.report, "
+               "posted = excluded.posted", (table_id, json.dumps(scene), json.dumps(report), time.time()))
 
 
 def latest_scene(db, table_id: int):

@@ -2,20 +2,23 @@
 
 Each message carries an event of the table's log (its SSE id is the row id, so a phone that
 reconnects with Last-Event-ID gets exactly what it missed), and each batch ends with a `state`
-message: the recipient's snapshot, computed for him at send time. Under waitress each open
-stream holds one worker thread; `icetable serve --threads` sizes the pool.
+message: the recipient's snapshot, computed for him at send time. Under the gevent server an
+open stream is a greenlet parked in the notifier, no thread; a phone that went away is noticed
+at the next write (the heartbeat at the latest). Streams are capped per client and per table
+(security.StreamCaps).
 """
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, abort, current_app, request
 
 from webapp import store
 from webapp.api import app_games, table_or_404
-from webapp.db import connect, get_db
-from webapp.security import PLAYER_COOKIE, is_host
+from webapp.db import UNAVAILABLE, StoreError, app_store, get_db, tell_operator
+from webapp.security import PLAYER_COOKIE, client_key, is_host
 from webapp.state import event_message, snapshot
 
 bp = Blueprint("stream", __name__)
@@ -32,32 +35,48 @@ def events(code: str):
     db = get_db()
     token = request.cookies.get(PLAYER_COOKIE.format(code=table["code"]))
     host = is_host(db, table)
-    last = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
-    after = int(last) if last.isdigit() else store.last_event_id(db, table["id"])
+    after = resume_after(db, table)
+    state = current_app.extensions["icetable"]
+    client = client_key(table["code"])
+    refused = state.streams.open(client, table["id"])
+    if refused:
+        abort(429, refused)
     config = current_app.config
-    stream = EventStream(config["DATABASE"], app_games(), table, token, host, after,
-                         request.environ.get("waitress.client_disconnected"),
-                         config["SSE_POLL"], config["SSE_HEARTBEAT"])
-    return Response(stream.run(), mimetype="text/event-stream",
-                    headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
+    stream = EventStream(app_store(), app_games(), table, token, host, after, config["SSE_POLL"],
+                         config["SSE_HEARTBEAT"], request.environ.get("icetable.gone"))
+    response = Response(stream.run(), mimetype="text/event-stream",
+                        headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
+    response.call_on_close(lambda: state.streams.close(client, table["id"]))
+    return response
+
+
+def resume_after(db, table) -> int:
+    """The event id a stream starts after: Last-Event-ID or ?since= (an id beyond the last
+    one replays nothing), else the table's latest."""
+    last = request.headers.get("Last-Event-ID") or request.args.get("since") or ""
+    if last.isdigit():
+        return int(last) if len(last) <= 15 else 10**15
+    return store.last_event_id(db, table["id"])
 
 
 class EventStream:
-    """The generator behind one open stream; it owns its own connection and no transaction."""
+    """The generator behind one open stream; it holds no transaction."""
 
-    def __init__(self, path, games, table, token, host, after, disconnected, poll, heartbeat):
-        self.path, self.games, self.table, self.token, self.host = path, games, table, token, host
-        self.after, self.disconnected = after, disconnected or (lambda: False)
-        self.poll, self.heartbeat = poll, heartbeat
+    def __init__(self, source, games, table, token, host, after, poll, heartbeat, gone=None):
+        self.source, self.games, self.table, self.token, self.host = source, games, table, token, host
+        self.after, self.poll, self.heartbeat = after, poll, heartbeat
+        self.gone = gone or (lambda: False)
         self.player_gone = False
 
     def run(self):
-        db = connect(self.path)
+        """The stream's messages. Its reads use the thread's shared read connection: a stream
+        holds no file of its own (hundreds are open at once), and no read spans a yield."""
         try:
+            db = self.source.reader()
             yield "retry: 2000\n\n"
             yield from self.batch(db, force=True)
             quiet_since = time.monotonic()
-            while not self.disconnected():
+            while not self.gone():
                 self.games.notifier.wait(self.table["id"], self.after, self.poll)
                 sent = False
                 for chunk in self.batch(db):
@@ -70,8 +89,9 @@ class EventStream:
                 elif time.monotonic() - quiet_since >= self.heartbeat:
                     quiet_since = time.monotonic()
                     yield ": ping\n\n"
-        finally:
-            db.close()
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            tell_operator(exc)
+            yield sse({"reason": UNAVAILABLE}, "unavailable")
 
     def batch(self, db, force: bool = False):
         """Missed events (all public), then the recipient's own snapshot if any was sent (or

@@ -34,8 +34,9 @@ def start_server(app, args) -> tuple[threading.Event, str]:
     (the clock's stop event, the base URL phones use)."""
     from icetable.commands.serve import listen
     from webapp import start_clock
-    server, public = listen(app, args, 64)
-    threading.Thread(target=server.run, name="icetable-server", daemon=True).start()
+    from webapp.serving import serve
+    server, public = listen(app, args)
+    threading.Thread(target=serve, args=(server,), name="icetable-server", daemon=True).start()
     return start_clock(app), public
 
 
