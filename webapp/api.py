@@ -85,6 +85,9 @@ def join(code: str):
     name, side = clean_name(data.get("name")), data.get("side")
     if side not in game_rules.SIDES[table["game"]]:
         abort(400, f"side must be one of {', '.join(game_rules.SIDES[table['game']])}")
+    if game_rules.is_full(table["game"], len(store.players(db, table["id"]))):
+        abort(409, f"table full: {game_rules.NAMES[table['game']]} is for at most "
+                   f"{game_rules.PLAYER_COUNTS[table['game']][-1]} players")
     try:
         with write(db):
             first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(db, table["id"]))
