@@ -53,7 +53,7 @@ def create_table():
         if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0.05 <= minutes <= 120:
             abort(400, "timer_minutes must be a number of minutes between 0.05 and 120")
     try:
-        game_rules.make_match(game, list(game_rules.SIDES[game][:4]), 0, options)
+        game_rules.make_match(game, game_rules.trial_sides(game, options), 0, options)
     except ValueError as exc:
         abort(400, str(exc))
     db = get_db()
@@ -139,8 +139,19 @@ def act(code: str):
 
 
 def canonical(action: dict) -> str:
-    """A strict form for comparing actions: JSON keeps true apart from 1 and "3" from 3."""
-    return json.dumps(action, sort_keys=True)
+    """A strict form for comparing actions: JSON keeps true apart from 1 and "3" from 3. A
+    whole float is its integer (a browser writes the heading 320.0 as 320)."""
+    return json.dumps(_whole(action), sort_keys=True)
+
+
+def _whole(value):
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    return value
 
 
 def resolve_call(db, table, match, action: dict) -> dict:

@@ -48,6 +48,17 @@ def counts_text(game: str) -> str:
     return " or ".join(map(str, counts))
 
 
+def trial_sides(game: str, options: dict) -> list[str]:
+    """Players to try a new table's options with: the game's first sides, or for an Ice Pirates
+    table laid out in advance (option "scene") the owners of its home cards."""
+    scene = options.get("scene")
+    if game == "icepirates" and isinstance(scene, dict) and isinstance(scene.get("pieces"), list):
+        owners = sorted({p.get("owner") for p in scene["pieces"] if isinstance(p, dict) and p.get("type") == "card"},
+                        key=str)
+        return [str(o) for o in owners]
+    return list(SIDES[game][:PLAYER_COUNTS[game][-1]])
+
+
 def check_players(game: str, sides: list[str]) -> None:
     """IllegalAction in words unless the game can start between `sides`."""
     if len(sides) not in PLAYER_COUNTS[game]:

@@ -162,6 +162,12 @@
     constructor(box, cls) {
       this.svg = make("svg", {class: "board " + cls, viewBox: box.join(" "), role: "img"});
       this.targets = [];
+      this.unit = box[2] / 320;                 // drawing units per pixel on a 320 px wide phone
+    }
+    // A label that reads at 15 px or more on a phone, whatever the drawing's scale.
+    label(x, y, text, parent) {
+      return this.add(make("text", {x, y, class: "mm-label", "text-anchor": "middle", "font-size": 15 * this.unit,
+                                    "stroke-width": 3 * this.unit}, text), parent);
     }
     add(node, parent) { (parent || this.svg).appendChild(node); return node; }
     // A tappable group at (x, y) with `keys` (the first key that leads somewhere wins).
@@ -203,14 +209,14 @@
                                   "stroke-width": weight > MAX_WEIGHT ? 10 : 4, class: weight > MAX_WEIGHT ? "overweight" : ""}));
       g.appendChild(make("text", {x: cx + 12, y: cy + 34, class: "rank", fill: SUIT[t.suit]}, rank(t.rank)));
       g.appendChild(make("text", {x: cx + S - 10, y: cy + S - 12, class: "suit", "text-anchor": "end", fill: SUIT[t.suit]}, t.suit));
-      if (weight) {
-        g.appendChild(make("text", {x: cx + S - 10, y: cy + 30, class: "weight" + (weight > MAX_WEIGHT ? " heavy" : ""), "text-anchor": "end"},
+      if (weight) {                              // the floe's load: 5 at most
+        g.appendChild(make("text", {x: cx + 10, y: cy + S - 12, class: "weight" + (weight > MAX_WEIGHT ? " heavy" : "")},
                            weight > MAX_WEIGHT ? weight + "!" : weight + "/" + MAX_WEIGHT));
       }
       const list = on[tid] || [];
       list.forEach(([pid, p], i) => {
-        const px = cx + S / 2 + (i - (list.length - 1) / 2) * 34, py = cy + S / 2 + 10;
-        const h = 14 + 3 * (PP_WEIGHT[p.size] || 1);
+        const px = cx + S / 2 + (i - (list.length - 1) / 2) * 36, py = cy + S / 2 + 6;
+        const h = 15 + 4 * (PP_WEIGHT[p.size] || 1);
         const pg = d.spot(["p:" + pid, "t:" + tid], px, py);
         pg.classList.add("pyramid");
         pg.dataset.name = p.suit + " " + p.size;
@@ -263,8 +269,8 @@
     const ps = scene.pieces || [];
     if (!ps.length) return [0, 0, area.width, area.height];
     const xs = ps.map((p) => p.x), ys = ps.map((p) => p.y);
-    const [x0, y0] = [Math.min(...xs) - 90, Math.min(...ys) - 90];
-    const side = Math.max(Math.max(...xs) + 90 - x0, Math.max(...ys) + 90 - y0);
+    const [x0, y0] = [Math.min(...xs) - 80, Math.min(...ys) - 60];
+    const side = Math.max(Math.max(...xs) + 80 - x0, Math.max(...ys) + 60 - y0);
     return [x0, y0, side, side];
   }
 
@@ -278,7 +284,7 @@
     const colour = COLOUR[p.color] || COLOUR[p.owner] || p.color || "#888";
     if (p.type === "card") {
       g.appendChild(make("polygon", {points: pts(poly), fill: colour, "fill-opacity": 0.35, stroke: "#000", "stroke-width": 3}));
-      g.appendChild(make("text", {x, y: y + 8, class: "mm-label", "text-anchor": "middle"}, name));
+      d.label(x, y + 5 * d.unit, name, g);
     } else {
       g.appendChild(make("polygon", {points: pts(poly), fill: colour, stroke: p.color === "black" ? "#fff" : "#000",
                                      "stroke-width": 2, class: "shape"}));
@@ -312,20 +318,15 @@
         ship.cargo.forEach(([c, s], i) => g.appendChild(make("rect", {x: x - 8 + 9 * i, y: y + 12, width: 3 + 2 * s, height: 3 + 2 * s,
                                                                        fill: COLOUR[c], stroke: "#000", "stroke-width": 1})));
       }
-      if (p.id in islands) {
-        const isle = islands[p.id];
-        g.appendChild(make("text", {x, y: y - 16, class: "mm-label", "text-anchor": "middle"},
-                           ordinal(p.id) + (isle.explored ? ": " + (isle.contents.map(([c, s]) => c[0] + s).join(" ") || "empty") : "")));
-      }
+      if (p.id in islands) d.label(x, y - 9 * d.unit, ordinal(p.id) + (islands[p.id].explored ? " ✓" : ""), g);
     }
     if (own) {                                  // the selected ship's moves as ghosts to tap
       for (const a of legal) {
         if (a.type !== "move" || a.ship !== own.id) continue;
-        const poly = lyingTriangle(a.to.x, a.to.y, a.to.heading, own.size);
-        const [x, y] = centre(poly);
-        const g = d.spot(["d:" + [a.to.x, a.to.y, a.to.heading].join(",")], x, y);
-        g.classList.add("ghost");
-        g.appendChild(make("polygon", {points: pts(poly)}));
+        const g = d.spot(["d:" + [a.to.x, a.to.y, a.to.heading].join(",")], a.to.x, a.to.y);
+        g.classList.add("ghost");               // the ship's outline there; its tip is the spot to tap
+        g.appendChild(make("polygon", {points: pts(lyingTriangle(a.to.x, a.to.y, a.to.heading, own.size))}));
+        g.appendChild(make("circle", {cx: a.to.x, cy: a.to.y, r: 3.2, class: "tip"}));
       }
     }
     return d;
@@ -350,7 +351,7 @@
       const g = drawPiece(d, p, name, cls);
       const [x, y] = centre(footprint(p));
       if (def.iced) g.appendChild(make("circle", {cx: x, cy: y, r: 22, class: "ice-ring"}));
-      if (def.over_iced) g.appendChild(make("text", {x, y: y - 26, class: "mm-label", "text-anchor": "middle"}, "over-iced"));
+      if (def.over_iced) d.label(x, y - 26, "over-iced", g);
     }
     for (const [aid, a] of Object.entries(attackers)) {
       const tip = byId[aid];
@@ -371,7 +372,7 @@
 
   // ---- the controller: draw, follow taps, offer the matching choices --------------------------
   const DRAW = {icefloe, iceberg, icepirates, icehouse};
-  let selected = null;
+  let selected = null, tapped = null;       // the first step of a path taken, the keys tapped last
 
   // Draw `state`'s board into `box`; `pickBox` gets the choices the taps lead to; `send(action)`
   // sends one. Returns false when the game has nothing to draw.
@@ -381,7 +382,7 @@
     if (state.camera_scene) { view.camera_scene = state.camera_scene; view.camera_status = state.camera_status; }
     const legal = (state.game && state.game.legal) || [];
     const routes = legal.flatMap((a) => paths(game, a, view).map((path) => ({path, a})));
-    if (selected && !routes.some((r) => r.path.length > 1 && r.path[0] === selected)) selected = null;
+    if (selected && !routes.some((r) => r.path.length > 1 && r.path[0] === selected)) { selected = null; tapped = null; }
     const warned = new Set((state.warnings || []).flatMap((w) => w.pieces || []));
     const d = DRAW[game] && (state.game || game === "icehouse") ? DRAW[game](view, legal, selected, warned) : null;
     box.replaceChildren();
@@ -389,39 +390,49 @@
     if (!d) return false;
     box.appendChild(d.svg);
     for (const t of d.targets) if (t.keys.some((k) => warned.has(k.slice(2)))) t.node.classList.add("warned");
-    const next = (key) => routes.filter((r) => (selected ? r.path[0] === selected && r.path[1] === key : r.path[0] === key));
+    const second = (k) => selected && routes.some((r) => r.path[0] === selected && r.path[1] === k);
+    const starts = (k) => routes.some((r) => r.path[0] === k && (r.path.length > 1 || !selected));
     for (const t of d.targets) {
       if (t.keys.includes(selected)) t.node.classList.add("sel");
-      else if (t.keys.some((k) => next(k).length)) t.node.classList.add("can");
+      else if (t.keys.some((k) => second(k) || (!selected && starts(k)))) t.node.classList.add("can");
     }
     d.svg.addEventListener("click", (e) => {
       const m = d.svg.getScreenCTM();
       if (!m) return;
       const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
       const reach = 30 / m.a;                   // 30 screen pixels around a tap
+      const hit = e.target.closest ? e.target.closest(".spot") : null;
       let best = null;
       for (const t of d.targets) {
-        const key = t.keys.find((k) => k === selected || next(k).length);
-        const dist = Math.hypot(t.x - p.x, t.y - p.y);
-        const inside = e.target.closest && e.target.closest(".spot") === t.node;
-        if (key && (inside || dist < reach) && (!best || (inside && !best.inside) || (inside === best.inside && dist < best.dist))) {
-          best = {key, dist, inside};
-        }
+        const keys = t.keys.filter((k) => k === selected || second(k) || starts(k));
+        const dist = Math.hypot(t.x - p.x, t.y - p.y), inside = hit === t.node;
+        if (keys.length && (inside || dist < reach) &&
+            (!best || (inside && !best.inside) || (inside === best.inside && dist < best.dist))) best = {keys, dist, inside};
       }
       if (!best) return;
-      tap(best.key, routes, box, pickBox, state, send);
+      tap(best.keys, routes);
+      render(box, pickBox, state, send);
     });
-    if (pickBox && selected) offer(pickBox, routes.filter((r) => r.path.length === 1 && r.path[0] === selected), state, send);
+    if (pickBox) offer(pickBox, choices(routes), state, send);
     return true;
   }
 
-  function tap(key, routes, box, pickBox, state, send) {
-    if (key === selected) { selected = null; render(box, pickBox, state, send); return; }
-    const done = routes.filter((r) => (selected ? r.path[0] === selected && r.path[1] === key : r.path.length === 1 && r.path[0] === key));
-    const longer = !selected && routes.some((r) => r.path.length > 1 && r.path[0] === key);
-    if (longer) { selected = key; render(box, pickBox, state, send); }
-    if (done.length) offer(pickBox, done, state, send);
-    else if (!longer) pickBox.replaceChildren();
+  // A tap on a spot with `keys`: on the selection it drops it; the second step of a path taken
+  // from the selection is offered; the first step of longer paths selects; one-step paths are offered.
+  function tap(keys, routes) {
+    if (keys.includes(selected)) { selected = null; tapped = null; return; }
+    if (selected && routes.some((r) => r.path[0] === selected && keys.includes(r.path[1]))) { tapped = keys; return; }
+    const first = keys.find((k) => routes.some((r) => r.path.length > 1 && r.path[0] === k));
+    selected = first || null;
+    tapped = first ? null : keys;
+  }
+
+  // The choices the taps so far lead to (still legal in the state drawn now).
+  function choices(routes) {
+    if (selected && !tapped) return routes.filter((r) => r.path.length === 1 && r.path[0] === selected);
+    if (!tapped) return [];
+    return routes.filter((r) => (selected ? r.path[0] === selected && tapped.includes(r.path[1])
+                                          : r.path.length === 1 && tapped.includes(r.path[0])));
   }
 
   // The choices a tap leads to, as buttons (nothing is sent before a button is pressed).
@@ -435,8 +446,9 @@
       pickBox.appendChild(icetable.el("p", "Selected: " + keyName(game, view, selected) + " — tap a marked place", "hint"));
     }
     for (const a of unique) {
-      const b = icetable.el("button", label(game, a, view), "choice send");
-      b.addEventListener("click", () => { selected = null; send(a); });
+      const b = icetable.el("button", (a.type.startsWith("vote_") ? "Vote " : "") + label(game, a, view), "choice send");
+      b.dataset.action = JSON.stringify(a);
+      b.addEventListener("click", () => { selected = null; tapped = null; send(a); });
       pickBox.appendChild(b);
     }
   }

@@ -88,7 +88,7 @@
     const out = [];
     if (game === "icefloe") {
       out.push(line([view.phase && "phase: " + pretty(view.phase), view.round ? "round " + view.round : null]));
-      if (view.torch_bearer) out.push("🔥 Torch: " + view.torch_bearer);
+      if (view.torch_bearer) out.push("Torch bearer: " + view.torch_bearer);
       if (view.coins) out.push("Voting coins: " + Object.entries(view.coins).map(([p, c]) => p + " " + (c.length ? c.join(" + ") : "none")).join(", "));
       if (view.end_reason) out.push("Ended: " + view.end_reason);
     } else if (game === "iceberg") {
@@ -98,6 +98,9 @@
       if (view.out && view.out.length) out.push("Out: " + view.out.join(", "));
     } else if (game === "icepirates") {
       out.push("Treasure: " + view.treasure_color + " (small 1, medium 2) · " + view.win_threshold + " at home wins");
+      for (const [id, isle] of Object.entries(view.islands || {})) {
+        if (isle.explored) out.push("Island " + id.replace(/^\D+/, "") + " holds " + (isle.contents.map(([c, z]) => c + " " + SIZE[z]).join(", ") || "nothing"));
+      }
       if (view.homes) out.push("At home: " + Object.entries(view.homes).map(([p, h]) => p + " " + (h.length ? h.map(([c, z]) => c + " " + SIZE[z]).join(", ") : "nothing")).join(" · "));
     } else if (game === "icehouse") {
       if (view.icehouse && view.icehouse.length) out.push("In the icehouse: " + view.icehouse.join(", "));
@@ -122,7 +125,7 @@
   }
 
   function renderView(view, box, game) {
-    for (const text of summary(view, game)) box.appendChild(el("p", text, "status"));
+    for (const text of summary(view, game)) box.appendChild(el("p", text, "fact"));
     if (view.vote) box.appendChild(voteBox(view.vote, game));
     if (view.this_round && view.this_round.number && !(view.vote && view.vote.ballots)) {
       box.appendChild(voteBox(view.this_round.number, game));
@@ -156,12 +159,13 @@
     if (g.status === "over") { box.textContent = "Game over" + (g.winner ? " · winner: " + g.winner.join(", ") : ""); return; }
     const mine = s.me && g.to_act.includes(s.me.side);
     const left = g.view.actions_left;
-    if (mine) {
+    if (s.table.game === "icehouse") {
+      box.textContent = g.view.pending_call ? g.view.pending_call + " called icehouse: the host rules"
+        : s.me && g.view.icehouse.includes(s.me.side) ? "You are in the icehouse" : "Play! Call icehouse when you see it";
+    } else if (mine) {
       box.classList.add("yours");
       box.textContent = "Your turn" + (left !== undefined ? " · " + left + " of 3 actions left" : "") +
         (g.view.vote ? " · vote now" : "");
-    } else if (s.table.game === "icehouse") {
-      box.textContent = g.view.pending_call ? g.view.pending_call + " called icehouse: the host rules" : "Play! Call icehouse when you see it";
     } else {
       box.textContent = "Waiting for " + g.to_act.join(", ");
     }
@@ -172,7 +176,8 @@
     for (const x of document.querySelectorAll("#actions button, #actions select, #pick button")) x.disabled = true;
     const body = Object.assign({}, a); delete body.player;
     const r = await send("/t/" + code + "/act", body);
-    if (r.ok) $("banner").textContent = "Sent ✓ " + B.label(app.dataset.game, a, (state && state.game.view) || {});
+    // a ballot is never repeated in large type where neighbours read it
+    if (r.ok) $("banner").textContent = "Sent ✓ " + (a.type.startsWith("vote_") ? "your ballot" : B.label(app.dataset.game, a, (state && state.game.view) || {}));
     else for (const x of document.querySelectorAll("#actions button, #actions select, #pick button")) x.disabled = false;
   }
 
@@ -197,13 +202,14 @@
       if (list.length > MAX_BUTTONS) {            // many choices: a list to pick from, then one button
         const pick = el("select");
         pick.setAttribute("aria-label", HEADINGS[type] || pretty(type));
-        list.forEach((a, i) => { const o = el("option", B.label(game, a, view)); o.value = String(i); pick.appendChild(o); });
+        for (const a of list) { const o = el("option", B.label(game, a, view)); o.value = JSON.stringify(a); pick.appendChild(o); }
         const b = el("button", "Send", "choice");
-        b.addEventListener("click", () => act(list[Number(pick.value)]));
+        b.addEventListener("click", () => act(JSON.parse(pick.value)));
         row.append(pick, b);
       } else {
         for (const a of list) {
           const b = el("button", B.label(game, a, view), "choice");
+          b.dataset.action = JSON.stringify(a);
           b.addEventListener("click", () => act(a));
           row.appendChild(b);
         }
