@@ -107,12 +107,12 @@ class Session:
             self.pages[side].wait_for_timeout(25)
         raise AssertionError(f"{side}'s action did not reach the server")
 
-    def shoot(self, side: str, what: str, show: str = "#board") -> None:
+    def shoot(self, side: str, what: str, show: str = "#turn") -> None:
         """Screenshot the phone that acted (`show` scrolled into view); check it fits 360 px
         without sideways scrolling."""
         self.step_no += 1
         page = self.pages[side]
-        page.locator(show).scroll_into_view_if_needed()
+        page.locator(show).evaluate("e => e.closest('.card, section').scrollIntoView({block: 'start'})")
         page.screenshot(path=str(self.shots / f"{self.step_no:03d}-{side}-{what}.png"))
         assert no_sideways_scroll(page), f"{side}'s phone scrolls sideways after {what}"
 

@@ -241,6 +241,8 @@ def test_icepirates_session_by_tapping_the_sea(tmp_path, browser, server):
             s.tap(s.pages[side], "x:red-S1")
             assert s.pages[side].locator("#board .ghost").count() >= 4        # where it can go
             assert s.pages[side].locator("#board .cannon").count() == 2        # its cannon arcs
+            assert "Selected: red small 1" in s.pages[side].locator("#pick").inner_text()
+            s.shoot(side, "ship-selected")
             s.tap(s.pages[side], "x:red-S1")                                  # dropped again
         state = s.act(side, action, taps)
         view = state["game"]["view"]
@@ -249,6 +251,8 @@ def test_icepirates_session_by_tapping_the_sea(tmp_path, browser, server):
             target = view["ships"][action["target"]]
             hits = s.pages[side].locator(f'#board .spot[data-keys~="x:{action["target"]}"] .hit').count()
             assert hits == target["damage"] >= 1
+            words = "red small 1 hits blue medium 1" if side == "red" else "blue medium 1 hits red small 1"
+            assert words in s.pages["red" if side == "blue" else "blue"].locator("#banner").inner_text()
         if action["type"] == "explore":
             label = s.pages[side].locator('#board .island[data-keys~="x:i1"] text').text_content()
             assert label == "1 ✓"

@@ -100,6 +100,19 @@
     return out;
   }
 
+  // The referee's sentences with piece ids put in the game's words: "red-S1 hits blue-M1" reads
+  // "red small 1 hits blue medium 1", Iceberg's "tile t23" reads "tile C4", "suns-2" "suns coin 2".
+  function words(game, view, text) {
+    const pieces = scenePieces(view);
+    return String(text).replace(/[A-Za-z]+(?:-[A-Za-z]*\d*)?\d*/g, (id) => {
+      if (game === "icepirates" && pieces[id]) return pieceName(view, id);
+      if (game === "iceberg" && /^t\d\d$/.test(id)) return cellName([Number(id[1]), Number(id[2])]);
+      if (game === "iceberg" && /^(suns|moons|crowns|arms)-\d+$/.test(id)) return id.replace("-", " coin ");
+      if (game === "icefloe" && /^(suns|moons|crowns|arms)-[A-F]$/.test(id)) return id.replace("-", " ");
+      return id;
+    });
+  }
+
   // ---- key paths of the legal actions ---------------------------------------------------------
   function paths(game, a, view) {
     const t = a.type;
@@ -462,5 +475,5 @@
     return id;
   }
 
-  icetable.board = {render, label, rank, pieceName, floeName, cellName, SIZE};
+  icetable.board = {render, label, words, rank, pieceName, floeName, cellName, SIZE};
 })();

@@ -377,7 +377,11 @@
     else if (kind === "game_started") { alarmed = false; banner.textContent = "Game " + e.game + " started"; }
     else if (kind === "game_over") banner.textContent = "Game over" + (e.winner ? ": " + e.winner.join(", ") + " won" : "");
     else if (kind === "undo") banner.textContent = "The host took back the last entry";
-    else if (kind === "action") banner.textContent = e.log && e.log.length ? e.log.join(" · ") : e.player + ": " + pretty(e.type);
+    else if (kind === "action") {
+      const view = (state && state.game && state.game.view) || {};
+      banner.textContent = e.log && e.log.length ? e.log.map((t) => B.words(app.dataset.game, view, t)).join(" · ")
+        : e.player + ": " + pretty(e.type);
+    }
     else if (kind === "joined") banner.textContent = e.name + " joined as " + e.side;
     if (kind === "action" && e.log && e.log.some((t) => /ballots:/.test(t))) banner.classList.add("reveal");
     else if (kind === "action") banner.classList.remove("reveal");
