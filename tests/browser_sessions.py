@@ -116,6 +116,10 @@ class Session:
         page.screenshot(path=str(self.shots / f"{self.step_no:03d}-{side}-{what}.png"))
         assert no_sideways_scroll(page), f"{side}'s phone scrolls sideways after {what}"
 
+    def shoot_table(self, what: str) -> None:
+        self.step_no += 1
+        self.table.screenshot(path=str(self.shots / f"{self.step_no:03d}-table-{what}.png"))
+
     def close(self) -> None:
         for page in list(self.pages.values()) + [self.table]:
             page.context.close()
@@ -128,3 +132,21 @@ def no_sideways_scroll(page) -> bool:
 def drawn(page, selector: str) -> list[str]:
     """The names of the drawn things matching `selector` on the board, as a person reads them."""
     return page.eval_on_selector_all(f"#board {selector}", "els => els.map(e => e.dataset.name)")
+
+
+def small_print(page) -> list[str]:
+    """Text under 16 px and tap targets under 44 px high on the page (the drawing's own labels
+    aside), as 'tag text (size)' lines; empty when everything reads and taps at arm's length."""
+    return page.evaluate("""() => {
+      const out = [];
+      for (const e of document.querySelectorAll("main *:not(svg):not(svg *)")) {
+        if (!e.offsetParent) continue;                     // not shown
+        const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        const size = parseFloat(getComputedStyle(e).fontSize);
+        if (own && size < 16) out.push(e.tagName + " " + e.textContent.trim().slice(0, 30) + " (" + size + "px)");
+        if (e.matches("button, select, input, a, summary") && e.getBoundingClientRect().height < 44) {
+          out.push(e.tagName + " " + e.textContent.trim().slice(0, 30) + " (" + e.getBoundingClientRect().height + "px high)");
+        }
+      }
+      return out;
+    }""")

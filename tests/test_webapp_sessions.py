@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_sessions import ARGS, CHROMIUM, PHONE, Session, drawn, no_sideways_scroll
+from tests.browser_sessions import ARGS, CHROMIUM, PHONE, Session, drawn, no_sideways_scroll, small_print
 from tests.icehouse_builders import attack, stand
 from tests.webapp_helpers import make_app
+from webapp import start_clock
 from webapp.serving import BackgroundServer
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
@@ -116,8 +117,9 @@ def test_icefloe_session_by_tapping_the_floes(tmp_path, browser, server):
         page.wait_for_selector(".winner")
         scores = page.locator("#scores table.scores").inner_text()
         assert all(f"{p}\t{n}" in scores for p, n in state["game"]["scores"].items())
-        assert no_sideways_scroll(page)
+        assert no_sideways_scroll(page) and small_print(page) == []
     s.shoot("suns", "scores", "#scores")
+    s.shoot_table("scores")
     s.close()
 
 
@@ -256,14 +258,15 @@ def test_icepirates_session_by_tapping_the_sea(tmp_path, browser, server):
         if action["type"] == "explore":
             label = s.pages[side].locator('#board .island[data-keys~="x:i1"] text').text_content()
             assert label == "1 ✓"
-            assert "Island 1 holds black medium, black small" in s.pages[side].locator("#game").inner_text()
+            assert "Island 1 holds black medium ×3, black small ×3" in s.pages[side].locator("#game").inner_text()
     state = s.state()
     assert state["game"]["status"] == "over" and state["game"]["winner"] == ["red"]
     assert state["game"]["scores"]["red"] >= 8
     for page in s.pages.values():
         page.wait_for_selector("text=Winner: red")
-        assert no_sideways_scroll(page)
+        assert no_sideways_scroll(page) and small_print(page) == []
     s.shoot("red", "scores", "#scores")
+    s.shoot_table("scores")
     s.close()
 
 
@@ -312,4 +315,29 @@ def test_icehouse_session_with_a_camera_scene_and_a_call(tmp_path, browser, serv
     scores = blue.locator("#scores table.scores").inner_text()
     assert "red\t0" in scores and "blue\t" in scores
     s.shoot("blue", "scores", "#scores")
+    s.close()
+
+
+def test_icehouse_timer_rings_large_and_a_returning_phone_sees_the_last_die(tmp_path, browser, server):
+    s = Session(browser, server.port, "icehouse", ["red", "blue"], shots_for(tmp_path, "icehouse-timer"),
+                options={"timer_minutes": 0.05})                          # 2.25 to 3.75 s
+    for page in s.pages.values():                                         # what the phone feels
+        page.add_init_script("navigator.vibrate = (p) => { window.buzzed = p; return true; };")
+        page.reload()
+    clock = start_clock(server.app, interval=0.2)                       # as `icetable serve` runs it
+    s.start()
+    red, blue = s.pages["red"], s.pages["blue"]
+    red.click("#roll")
+    face = red.wait_for_selector("#die:text('Ann rolled ')").inner_text()
+    blue.reload()                                                         # a phone that was away
+    blue.wait_for_selector(f"#die:text('{face}')")
+    for page in (red, blue):
+        alarm = page.wait_for_selector("#alarm:not([hidden])", timeout=15000)
+        assert alarm.inner_text().startswith("Stop! The timer has gone off")
+        assert alarm.bounding_box()["height"] >= 700                      # the whole screen
+        assert page.evaluate("window.buzzed") == [400, 200, 400, 200, 400]
+    s.shoot("red", "timer")
+    red.click("#alarm")
+    assert red.locator("#alarm").is_hidden()
+    clock.set()
     s.close()

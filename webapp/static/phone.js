@@ -83,6 +83,13 @@
 
   const line = (parts) => parts.filter(Boolean).join(" · ");
 
+  // Pieces as "black medium ×2, black small" (or "nothing").
+  function counted(pieces) {
+    const n = new Map();
+    for (const [c, z] of pieces) n.set(c + " " + SIZE[z], (n.get(c + " " + SIZE[z]) || 0) + 1);
+    return [...n].map(([what, k]) => what + (k > 1 ? " ×" + k : "")).join(", ") || "nothing";
+  }
+
   // What a person needs beside the drawing, in words.
   function summary(view, game) {
     const out = [];
@@ -99,9 +106,9 @@
     } else if (game === "icepirates") {
       out.push("Treasure: " + view.treasure_color + " (small 1, medium 2) · " + view.win_threshold + " at home wins");
       for (const [id, isle] of Object.entries(view.islands || {})) {
-        if (isle.explored) out.push("Island " + id.replace(/^\D+/, "") + " holds " + (isle.contents.map(([c, z]) => c + " " + SIZE[z]).join(", ") || "nothing"));
+        if (isle.explored) out.push("Island " + id.replace(/^\D+/, "") + " holds " + counted(isle.contents));
       }
-      if (view.homes) out.push("At home: " + Object.entries(view.homes).map(([p, h]) => p + " " + (h.length ? h.map(([c, z]) => c + " " + SIZE[z]).join(", ") : "nothing")).join(" · "));
+      if (view.homes) out.push("At home: " + Object.entries(view.homes).map(([p, h]) => p + " " + counted(h)).join(" · "));
     } else if (game === "icehouse") {
       if (view.icehouse && view.icehouse.length) out.push("In the icehouse: " + view.icehouse.join(", "));
       if (view.timer === "rang") out.push("⏰ The timer has gone off");
@@ -238,7 +245,7 @@
       box.appendChild(el("h3", "Score sheet"));
       const ol = el("ol", null, "sheet");
       for (const r of s.game.sheet.slice(-30)) {
-        ol.appendChild(el("li", "round " + r.round + ": " + r.side + " " + (r.points > 0 ? "+" : "") + r.points + " (" + r.reason + ")"));
+        ol.appendChild(el("li", (r.round ? "round " + r.round + ": " : "") + r.side + " " + (r.points > 0 ? "+" : "") + r.points + " (" + r.reason + ")"));
       }
       box.appendChild(ol);
     }
