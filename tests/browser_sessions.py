@@ -30,6 +30,7 @@ class Session:
 
     def __init__(self, browser, port: int, game: str, sides: list[str], shots: Path, options=None):
         self.base, self.port, self.shots, self.step_no = f"http://127.0.0.1:{port}", port, shots, 0
+        self.tapped: set[str] = set()
         shots.mkdir(parents=True, exist_ok=True)
         self.laptop = browser.new_context(viewport={"width": 1280, "height": 900})
         r = self.laptop.request.post(self.base + "/tables", data={"game": game, "options": options or {}})
@@ -74,6 +75,9 @@ class Session:
         if taps:
             for key in taps:
                 self.tap(page, key)
+            if action["type"] not in self.tapped:      # the first of each kind: what the taps offer
+                self.tapped.add(action["type"])
+                self.shoot(side, action["type"] + "-tapped")
             button = with_action(page, "#pick button", action)
             assert button is not None, f"tapping {taps} does not offer {action}"
         else:

@@ -25,6 +25,8 @@
   // IceFloe tile ids are "<suit>-<rank>" ("suns-1" is the ace of suns), on the board or gone.
   const floeName = (id) => { const [suit, r] = String(id).split("-"); return tileName({suit, rank: Number(r)}); };
   const cellName = (cell) => COLS[cell[0]] + (cell[1] + 1);
+  // An Iceberg square (a quarter of a tile): "C4 top left".
+  const squareName = (s) => cellName([Math.floor(s[0] / 2), Math.floor(s[1] / 2)]) + (s[1] % 2 ? " bottom" : " top") + (s[0] % 2 ? " right" : " left");
   const ordinal = (id) => (String(id).match(/(\d+)$/) || ["", ""])[1];
 
   // A piece of a scene (Ice Pirates, Icehouse) in words: "red large 2", "island 3", "blue's home".
@@ -63,7 +65,7 @@
     if (game === "iceberg") {
       const tiles = view.tiles || {};
       const square = (s) => { const tile = Object.values(tiles).find((x) => x.cell[0] === Math.floor(s[0] / 2) && x.cell[1] === Math.floor(s[1] / 2));
-        return cellName([Math.floor(s[0] / 2), Math.floor(s[1] / 2)]) + (s[1] % 2 ? " bottom" : " top") + (s[0] % 2 ? " right" : " left") + (tile && tile.suit ? " (" + tileName(tile) + ")" : ""); };
+        return squareName(s) + (tile && tile.suit ? " (" + tileName(tile) + ")" : ""); };
       if (t === "play") return "Play a coin on " + square(a.square);
       if (t === "move") return "Move " + a.coin.replace("-", " coin ") + " to " + square(a.to);
       if (t === "flip") return "Flip tile " + cellName(tiles[a.tile].cell);
@@ -104,7 +106,8 @@
   // "red small 1 hits blue medium 1", Iceberg's "tile t23" reads "tile C4", "suns-2" "suns coin 2".
   function words(game, view, text) {
     const pieces = scenePieces(view);
-    return String(text).replace(/[A-Za-z]+(?:-[A-Za-z]*\d*)?\d*/g, (id) => {
+    const at = String(text).replace(/\[(\d+), (\d+)\]/g, (_, a, b) => (game === "iceberg" ? squareName : cellName)([Number(a), Number(b)]));
+    return at.replace(/[A-Za-z]+(?:-[A-Za-z]*\d*)?\d*/g, (id) => {
       if (game === "icepirates" && pieces[id]) return pieceName(view, id);
       if (game === "iceberg" && /^t\d\d$/.test(id)) return cellName([Number(id[1]), Number(id[2])]);
       if (game === "iceberg" && /^(suns|moons|crowns|arms)-\d+$/.test(id)) return id.replace("-", " coin ");
@@ -222,13 +225,17 @@
                                   "stroke-width": weight > MAX_WEIGHT ? 10 : 4, class: weight > MAX_WEIGHT ? "overweight" : ""}));
       g.appendChild(make("text", {x: cx + 12, y: cy + 34, class: "rank", fill: SUIT[t.suit]}, rank(t.rank)));
       g.appendChild(make("text", {x: cx + S - 10, y: cy + S - 12, class: "suit", "text-anchor": "end", fill: SUIT[t.suit]}, t.suit));
-      if (weight) {                              // the floe's load: 5 at most
-        g.appendChild(make("text", {x: cx + 10, y: cy + S - 12, class: "weight" + (weight > MAX_WEIGHT ? " heavy" : "")},
-                           weight > MAX_WEIGHT ? weight + "!" : weight + "/" + MAX_WEIGHT));
+      if (weight) {                              // the floe's load (5 at most) in a badge at its corner
+        const heavy = weight > MAX_WEIGHT;
+        const badge = make("g", {class: "weight" + (heavy ? " heavy" : "")});
+        badge.appendChild(make("title", {}, "weight " + weight + " of " + MAX_WEIGHT + (heavy ? ": overweight" : "")));
+        badge.appendChild(make("circle", {cx: cx + 18, cy: cy + S - 18, r: 13}));
+        badge.appendChild(make("text", {x: cx + 18, y: cy + S - 12, "text-anchor": "middle"}, heavy ? weight + "!" : weight));
+        g.appendChild(badge);
       }
       const list = on[tid] || [];
       list.forEach(([pid, p], i) => {
-        const px = cx + S / 2 + (i - (list.length - 1) / 2) * 36, py = cy + S / 2 + 6;
+        const px = cx + S / 2 + (i - (list.length - 1) / 2) * 36, py = cy + S / 2 + 2;
         const h = 15 + 4 * (PP_WEIGHT[p.size] || 1);
         const pg = d.spot(["p:" + pid, "t:" + tid], px, py);
         pg.classList.add("pyramid");
@@ -405,9 +412,10 @@
     for (const t of d.targets) if (t.keys.some((k) => warned.has(k.slice(2)))) t.node.classList.add("warned");
     const second = (k) => selected && routes.some((r) => r.path[0] === selected && r.path[1] === k);
     const starts = (k) => routes.some((r) => r.path[0] === k && (r.path.length > 1 || !selected));
-    for (const t of d.targets) {
-      if (t.keys.includes(selected)) t.node.classList.add("sel");
-      else if (t.keys.some((k) => second(k) || (!selected && starts(k)))) t.node.classList.add("can");
+    for (const t of d.targets) {               // marked by its own key (a pyramid's tile key only helps taps)
+      if (tapped && tapped.includes(t.keys[0])) t.node.classList.add("picked");
+      if (t.keys[0] === selected) t.node.classList.add("sel");
+      else if (second(t.keys[0]) || (!selected && starts(t.keys[0]))) t.node.classList.add("can");
     }
     d.svg.addEventListener("click", (e) => {
       const m = d.svg.getScreenCTM();
