@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from webapp.client import HttpPhone
 
 CHROMIUM = "/usr/bin/chromium"
@@ -14,6 +16,16 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 PHONE = {"viewport": {"width": 360, "height": 780}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1}
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium (import this fixture into a test module to use it)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
 
 
 def with_action(page, selector: str, action: dict):

@@ -7,24 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.browser_sessions import CHROMIUM, browser  # noqa: F401 (the fixture)
 from tests.webapp_helpers import make_app
 from webapp.client import HttpPhone, play_first_choices
 from webapp.serving import BackgroundServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def scan_qr(page) -> str:

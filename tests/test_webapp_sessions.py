@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_sessions import ARGS, CHROMIUM, PHONE, Session, drawn, no_sideways_scroll, small_print
+from tests.browser_sessions import CHROMIUM, PHONE, Session, browser, drawn, no_sideways_scroll, small_print  # noqa: F401
 from tests.icehouse_builders import attack, stand
 from tests.webapp_helpers import make_app
 from webapp import start_clock
@@ -18,15 +18,6 @@ from webapp.serving import BackgroundServer
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed")
 RANKS = {0: "null", 1: "ace"}
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -20,7 +20,8 @@
   const COLS = "ABCDEFGHIJ";
 
   // ---- names ----------------------------------------------------------------------------------
-  const rank = (r) => ({0: "null", 1: "ace"}[r] !== undefined ? {0: "null", 1: "ace"}[r] : String(r));
+  const RANK_WORDS = {0: "null", 1: "ace"};
+  const rank = (r) => (r in RANK_WORDS ? RANK_WORDS[r] : String(r));
   const tileName = (t) => (t && t.suit ? rank(t.rank) + " of " + t.suit : "face-down tile");
   // IceFloe tile ids are "<suit>-<rank>" ("suns-1" is the ace of suns), on the board or gone.
   const floeName = (id) => { const [suit, r] = String(id).split("-"); return tileName({suit, rank: Number(r)}); };

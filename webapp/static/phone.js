@@ -51,7 +51,7 @@
   const SIZE = B.SIZE;
 
   // The vote: who has voted, one's own ballot behind a tap (neighbours read phones), the reveal.
-  function voteBox(v, game) {
+  function voteBox(v) {
     const box = el("div", null, "vote");
     box.appendChild(el("h3", "Vote on the " + v.stage));
     const word = (x) => (v.stage === "number" ? rank(x) : x);
@@ -77,7 +77,6 @@
         box.appendChild(secret);
       }
     }
-    void game;
     return box;
   }
 
@@ -133,10 +132,10 @@
 
   function renderView(view, box, game) {
     for (const text of summary(view, game)) box.appendChild(el("p", text, "fact"));
-    if (view.vote) box.appendChild(voteBox(view.vote, game));
+    if (view.vote) box.appendChild(voteBox(view.vote));
     if (view.this_round && view.this_round.number && !(view.vote && view.vote.ballots)) {
-      box.appendChild(voteBox(view.this_round.number, game));
-      if (view.this_round.suit) box.appendChild(voteBox(view.this_round.suit, game));
+      box.appendChild(voteBox(view.this_round.number));
+      if (view.this_round.suit) box.appendChild(voteBox(view.this_round.suit));
     }
     if (view.history && view.history.length) box.appendChild(roundsBox(view.history));
     if (view.calls && view.calls.length) {
