@@ -67,9 +67,8 @@ def drawn_view(game: str, view: dict, playing: bool) -> dict:
     from icetable.live.overlay import pirate_areas
     from referee.scene import scene_from_dict
     report, cannons = pirate_areas(scene_from_dict(view["scene"], "scene"))
-    ships = report["status"].get("ships", {})
     return {**view, "areas": {sid: {"reach": ship.get("reach", []), "cannons": cannons.get(sid, [])}
-                              for sid, ship in ships.items() if ship.get("can_move") or cannons.get(sid)}}
+                              for sid, ship in report["status"].get("ships", {}).items()}}
 
 
 def last_die(db, table_id: int) -> dict | None:
