@@ -465,7 +465,7 @@
     for (const r of found) { const s = JSON.stringify(r.a); if (!seen.has(s)) { seen.add(s); unique.push(r.a); } }
     pickBox.replaceChildren();
     if (selected) {
-      pickBox.appendChild(icetable.el("p", "Selected: " + keyName(game, view, selected) + " — tap a marked place", "hint"));
+      pickBox.appendChild(icetable.el("p", "Selected: " + keyName(game, view, selected) + " — tap a marked place (or it again to let go)", "hint"));
     }
     for (const a of unique) {
       const b = icetable.el("button", (a.type.startsWith("vote_") ? "Vote " : "") + label(game, a, view), "choice send");
