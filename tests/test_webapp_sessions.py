@@ -110,6 +110,11 @@ def test_icefloe_session_by_tapping_the_floes(tmp_path, browser, server):
         assert all(f"{p}\t{n}" in scores for p, n in state["game"]["scores"].items())
         assert no_sideways_scroll(page) and small_print(page) == []
     s.shoot("suns", "scores", "#scores")
+    ann.click(".rounds summary")                                    # earlier rounds, in words
+    s.pages["moons"].click("#roll")                                 # a new state redraws the page
+    ann.wait_for_selector("#die:text('Bob rolled')")
+    assert ann.locator(".rounds").evaluate("d => d.open")
+    assert "Round 1: the " in ann.locator(".rounds").inner_text()
     s.shoot_table("scores")
     s.close()
 

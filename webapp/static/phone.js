@@ -115,8 +115,12 @@
     return out.filter(Boolean);
   }
 
+  let roundsOpen = false;                      // kept open across the redraws of each state
+
   function roundsBox(history) {
     const box = el("details", null, "rounds");
+    box.open = roundsOpen;
+    box.addEventListener("toggle", () => { roundsOpen = box.open; });
     box.appendChild(el("summary", "Earlier rounds (" + history.length + ")"));
     const ol = el("ol");
     for (const r of history) {
