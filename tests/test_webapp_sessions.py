@@ -100,6 +100,8 @@ def test_icefloe_session_by_tapping_the_floes(tmp_path, browser, server):
             for other in s.pages.values():                          # the reveal, on every phone
                 other.wait_for_selector(".banner.reveal")
         seen.add(action["type"].split("_")[0])
+        if view.get("torch_bearer"):
+            assert drawn(page, ".torch") == [f"torch: {view['torch_bearer']}"]
         if view.get("board"):
             assert len(drawn(page, ".pyramid")) == len(view["board"]["pyramids"])
     state = s.state()
@@ -303,6 +305,9 @@ def test_icehouse_session_with_a_camera_scene_and_a_call(tmp_path, browser, serv
     blue.wait_for_selector("#board svg.icehouse .iced")
     assert set(drawn(blue, ".piece")) == {"red small standing", "blue large attacking", "blue medium standing"}
     assert blue.locator("#board line.arrow").count() == 1
+    trouble = {"status": "no_mat", "message": "the calibration mat is not in view"}
+    assert s.laptop.request.post(f"{s.base}/t/{s.code}/camera/state", data=trouble).ok
+    s.table.wait_for_selector("#trouble:text('The mat is not in view: the calibration mat is not in view')")
     s.act("blue", {"player": "blue", "type": "call"})
     blue.wait_for_selector("text=In the icehouse: red")
     s.table.click("text=End game")

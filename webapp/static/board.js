@@ -203,7 +203,17 @@
     for (let c = 0; c < 5; c++) for (let r = 0; r < 5; r++) cells.push([c, r]);
     const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
     const [x0, y0, x1, y1] = [Math.min(...xs), Math.min(...ys), Math.max(...xs) + 1, Math.max(...ys) + 1];
-    const d = new Drawing([x0 * S - 6, y0 * S - 6, (x1 - x0) * S + 12, (y1 - y0) * S + 12], "icefloe");
+    const torch = view.torch_bearer ? 44 : 0;    // a row under the floes for the torch
+    const d = new Drawing([x0 * S - 6, y0 * S - 6, (x1 - x0) * S + 12, (y1 - y0) * S + 12 + torch], "icefloe");
+    if (torch) {
+      const [tx, ty] = [x0 * S + 10, y1 * S + 8];
+      const g = d.add(make("g", {class: "torch", "data-name": "torch: " + view.torch_bearer}));
+      g.appendChild(make("rect", {x: tx + 6, y: ty + 14, width: 6, height: 18, fill: "#6d4c41"}));
+      g.appendChild(make("path", {d: `M${tx + 9},${ty} C${tx + 20},${ty + 8} ${tx + 16},${ty + 14} ${tx + 9},${ty + 15} ` +
+                                     `C${tx + 2},${ty + 14} ${tx - 2},${ty + 8} ${tx + 9},${ty}Z`, fill: "#ff6d00"}));
+      g.appendChild(make("text", {x: tx + 24, y: ty + 26, class: "suit torch-text", fill: SUIT[view.torch_bearer]},
+                         "torch: " + view.torch_bearer));
+    }
     const taken = new Set(Object.values(board.tiles).map((t) => t.cell.join(",")));
     for (let c = x0; c < x1; c++) {
       for (let r = y0; r < y1; r++) {

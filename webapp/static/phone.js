@@ -10,7 +10,10 @@
   const MAX_BUTTONS = 12;
   const HEADINGS = {vote_number: "Vote: the number", vote_suit: "Vote: the suit", add_coins: "Voting coins",
                     break_tie: "Break the tie (torch)", choose_winner: "Final tie", remove_empty: "The extra empty tile",
-                    end_turn: "End the turn", call: "Icehouse"};
+                    end_turn: "End the turn", call: "Icehouse", roll: "Roll-off", place: "Place a pyramid",
+                    move: "Move", slide: "Slide a floe", pick: "Take a tile", play: "Play a coin", flip: "Flip a tile",
+                    remove: "Melt a tile", fire: "Fire a cannon", repair: "Repair", transfer: "Cargo", explore: "Explore",
+                    pass: "Pass"};
 
   const pretty = (s) => String(s).replace(/_/g, " ");
   const showError = (msg) => { $("error").textContent = msg || ""; };
