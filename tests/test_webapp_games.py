@@ -95,3 +95,16 @@ def test_ice_pirates_turns_and_treasure_tally(tmp_path):
     assert game["to_act"] == ["blue"] and game["legal"] == []
     assert game["scores"] == {"red": 0, "blue": 0} == game["view"]["scores"]
     assert all(not i["explored"] for i in blue.state()["game"]["view"]["islands"].values())
+
+
+def test_a_browser_s_whole_number_matches_the_choice_s_float(tmp_path):
+    """JavaScript writes the heading 230.0 of a legal move as 230: the same choice."""
+    app = make_app(tmp_path)
+    host, code = new_table(app, "icepirates")
+    red, _ = seat(app, code, ["red", "blue"])
+    assert host.post(f"/t/{code}/host/start", json={}).status_code == 201
+    move = next(a for a in red.state()["game"]["legal"]
+                if a["type"] == "move" and float(a["to"]["heading"]).is_integer())
+    sent = {**move, "to": {k: int(v) if float(v).is_integer() else v for k, v in move["to"].items()}}
+    assert isinstance(sent["to"]["heading"], int)
+    assert red.act(sent).status_code == 200

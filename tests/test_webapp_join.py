@@ -162,3 +162,38 @@ def test_idle_stream_gets_heartbeats_and_a_removed_phone_is_told(tmp_path):
     host.post(f"/t/{code}/host/remove", json={"player": phone.state()["me"]["id"]})
     assert "no longer seated" in read_stream(response, "event: removed")
     response.close()
+
+
+@pytest.mark.parametrize("game, sides, said", [
+    ("icepirates", ["red"], "Ice Pirates is for 2 to 5 players: 1 player has joined"),
+    ("iceberg", ["suns", "moons", "crowns"], "Iceberg is for 2 or 4 players: 3 have joined"),
+    ("icefloe", ["suns", "moons"], "IceFloe is for 3 or 4 players: 2 have joined"),
+])
+def test_a_start_the_players_do_not_fit_is_refused_in_words(app, game, sides, said):
+    host, code = new_table(app, game)
+    seat(app, code, sides)
+    r = host.post(f"/t/{code}/host/start", json={})
+    assert r.status_code == 409 and r.json["error"] == said
+
+
+def test_a_full_table_says_so(app):
+    host, code = new_table(app, "icefloe")
+    seat(app, code, ["suns", "moons", "crowns", "arms"])
+    r = Phone(app, code).post("/join", {"name": "Late", "side": "suns"})
+    assert r.status_code == 409 and r.json["error"] == "table full: IceFloe is for at most 4 players"
+    page = Phone(app, code).client.get(f"/t/{code}")
+    assert b"Table full" in page.data and b"IceFloe is for 3 or 4 players" in page.data
+
+
+def test_an_unknown_code_gets_a_page_in_words(app):
+    page = app.test_client().get("/t/ZZZZ", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and b'No table "ZZZZ"' in page.data and b'name="join"' in page.data
+    assert app.test_client().get("/t/ZZZZ/state").json == {"error": "no table 'ZZZZ'"}
+
+
+def test_an_ice_pirates_table_offers_the_colours_that_are_not_the_islands(app):
+    _, code = new_table(app, "icepirates")
+    page = app.test_client().get(f"/t/{code}").data.decode()
+    offered = [c for c in ("red", "yellow", "blue", "green", "purple", "orange", "clear", "cyan", "black", "white")
+               if f'value="{c}"' in page]
+    assert offered == ["red", "yellow", "blue", "green", "purple", "orange", "clear", "cyan"]

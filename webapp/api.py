@@ -53,7 +53,7 @@ def create_table():
         if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0.05 <= minutes <= 120:
             abort(400, "timer_minutes must be a number of minutes between 0.05 and 120")
     try:
-        game_rules.make_match(game, list(game_rules.SIDES[game][:4]), 0, options)
+        game_rules.make_match(game, game_rules.trial_sides(game, options), 0, options)
     except ValueError as exc:
         abort(400, str(exc))
     table, host_token = app_store().write(lambda w: store.create_table(w, game, options))
@@ -83,6 +83,10 @@ def join(code: str):
     name, side = clean_name(data.get("name")), data.get("side")
     if side not in game_rules.SIDES[table["game"]]:
         abort(400, f"side must be one of {', '.join(game_rules.SIDES[table['game']])}")
+    if game_rules.is_full(table["game"], len(store.players(db, table["id"]))):
+        abort(409, f"table full: {game_rules.NAMES[table['game']]} is for at most "
+                   f"{game_rules.PLAYER_COUNTS[table['game']][-1]} players")
+
     def job(w):
         first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(w, table["id"]))
         player, token = store.add_player(w, table["id"], name, side, first)
@@ -143,8 +147,19 @@ def chosen(action: dict) -> dict:
 
 
 def canonical(action: dict) -> str:
-    """A strict form for comparing actions: JSON keeps true apart from 1 and "3" from 3."""
-    return json.dumps(action, sort_keys=True)
+    """A strict form for comparing actions: JSON keeps true apart from 1 and "3" from 3. A
+    whole float is its integer (a browser writes the heading 320.0 as 320)."""
+    return json.dumps(_whole(action), sort_keys=True)
+
+
+def _whole(value):
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    return value
 
 
 def resolve_call(db, table, match, action: dict) -> dict:

@@ -27,11 +27,15 @@ from webapp.icehouse import IcehouseGame
 SIDES = {
     "icefloe": ("suns", "moons", "crowns", "arms"),
     "iceberg": ("suns", "moons", "crowns", "arms"),
-    "icepirates": ("red", "yellow", "blue", "green", "black", "purple", "orange", "clear", "cyan",
-                   "white"),
+    # black and white make the treasure islands (referee.icepirates.layout.ISLAND_COLORS)
+    "icepirates": ("red", "yellow", "blue", "green", "purple", "orange", "clear", "cyan"),
     "icehouse": ("red", "yellow", "blue", "green", "black", "purple", "orange", "clear", "cyan",
                  "white"),
 }
+# How many players each game takes (the rules texts; Icehouse: one colour each).
+PLAYER_COUNTS = {"icefloe": (3, 4), "iceberg": (2, 4), "icepirates": (2, 3, 4, 5),
+                 "icehouse": tuple(range(2, len(SIDES["icehouse"]) + 1))}
+NAMES = {"icefloe": "IceFloe", "iceberg": "Iceberg", "icepirates": "Ice Pirates", "icehouse": "Icehouse"}
 DIE_FACES = ("null", "ace", "2", "3", "4", "5")
 TIMER_MINUTES = 10.0        # Icehouse: the tournament standard ("10 minutes")
 TIMER_SPREAD = 0.25         # the deadline is drawn in [1 - spread, 1 + spread] x the minutes
@@ -40,6 +44,36 @@ TIMER_SPREAD = 0.25         # the deadline is drawn in [1 - spread, 1 + spread] 
 def rules(options: dict) -> dict:
     """A table's rule options for the referee (the web app's own timer setting left out)."""
     return {k: v for k, v in options.items() if k != "timer_minutes"}
+
+
+def counts_text(game: str) -> str:
+    """'2 to 5', '3 or 4', '2 or 4'."""
+    counts = PLAYER_COUNTS[game]
+    if len(counts) > 2:
+        return f"{counts[0]} to {counts[-1]}"
+    return " or ".join(map(str, counts))
+
+
+def trial_sides(game: str, options: dict) -> list[str]:
+    """Players to try a new table's options with: the game's first sides, or for an Ice Pirates
+    table laid out in advance (option "scene") the owners of its home cards."""
+    scene = options.get("scene")
+    if game == "icepirates" and isinstance(scene, dict) and isinstance(scene.get("pieces"), list):
+        owners = sorted({p.get("owner") for p in scene["pieces"] if isinstance(p, dict) and p.get("type") == "card"},
+                        key=str)
+        return [str(o) for o in owners]
+    return list(SIDES[game][:PLAYER_COUNTS[game][-1]])
+
+
+def check_players(game: str, sides: list[str]) -> None:
+    """IllegalAction in words unless the game can start between `sides`."""
+    if len(sides) not in PLAYER_COUNTS[game]:
+        joined = {0: "nobody has joined", 1: "1 player has joined"}.get(len(sides), f"{len(sides)} have joined")
+        raise IllegalAction(f"{NAMES[game]} is for {counts_text(game)} players: {joined}")
+
+
+def is_full(game: str, seated: int) -> bool:
+    return seated >= PLAYER_COUNTS[game][-1]
 
 
 def table_rules(table) -> dict:
@@ -233,6 +267,7 @@ class Games:
     def start(self, db, table, sides: list[str], seed: int | None = None):
         """Start a new game at the table between `sides` (seat order)."""
         seed = secrets.randbits(31) if seed is None else seed
+        check_players(table["game"], sides)
         options = json.loads(table["options"])
         make_match(table["game"], sides, seed, options)      # raises IllegalAction if impossible
         deadline = None

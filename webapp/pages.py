@@ -12,7 +12,9 @@ import qrcode.image.svg
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from webapp import games as game_rules
+from webapp import store
 from webapp.api import table_or_404
+from webapp.db import get_db
 
 bp = Blueprint("pages", __name__)
 
@@ -50,18 +52,28 @@ def home():
     return render_template("home.html", games=list(game_rules.SIDES))
 
 
+def page_of(code: str, template: str, context):
+    """A page of the table `code`, or a page in words (404) when no table has that code."""
+    table = store.table_by_code(get_db(), code)
+    if table is None:
+        return render_template("unknown.html", code=code.upper()[:12]), 404
+    return render_template(template, table=table, game_name=game_rules.NAMES[table["game"]],
+                           **context(table))
+
+
 @bp.get("/t/<code>")
 def phone(code: str):
-    table = table_or_404(code)
-    return render_template("phone.html", table=table, sides=game_rules.SIDES[table["game"]],
-                           faces=game_rules.DIE_FACES)
+    return page_of(code, "phone.html", lambda table: {
+        "sides": game_rules.SIDES[table["game"]], "counts": game_rules.counts_text(table["game"]),
+        "max_players": game_rules.PLAYER_COUNTS[table["game"]][-1]})
 
 
 @bp.get("/t/<code>/table")
 def table_page(code: str):
-    table = table_or_404(code)
-    url = join_url(table["code"])
-    return render_template("table.html", table=table, join_url=url, qr=qr_svg(url))
+    def context(table):
+        url = join_url(table["code"])
+        return {"join_url": url, "qr": qr_svg(url)}
+    return page_of(code, "table.html", context)
 
 
 @bp.get("/t/<code>/qr.svg")

@@ -30,7 +30,10 @@ def snapshot(db, games, table, player=None, host: bool = False) -> dict:
         "warnings": report["warnings"] if report else [],
         "camera_scores": report["scores"] if report else {},
         "last_event": store.last_event_id(db, table["id"]),
+        "last_die": last_die(db, table["id"]),
     }
+    if table["game"] == "icehouse" and scene is not None:     # drawn from the camera's scene
+        out["camera_scene"], out["camera_status"] = scene, report.get("status", {})
     if game is not None:
         out["game"] = game_state(db, games, table, game, player)
     return out
@@ -47,13 +50,32 @@ def game_state(db, games, table, game, player) -> dict:
             "number": game["number"],
             "status": game["status"],
             "players": list(match.players),
-            "view": match.view(side),
+            "view": drawn_view(table["game"], match.view(side), playing),
             "to_act": match.to_act() if playing else [],
             "legal": match.legal_actions(side) if playing and side else [],
             "scores": session.scores(),
             "winner": match.winner() if match.is_over() else None,
             "sheet": store.ledger(db, game["id"]),
         }
+
+
+def drawn_view(game: str, view: dict, playing: bool) -> dict:
+    """The match view plus what the pages draw and the view does not hold: Ice Pirates' ships'
+    reachable areas and cannon areas (shown for a ship its player taps)."""
+    if game != "icepirates" or not playing:
+        return view
+    from icetable.live.overlay import pirate_areas
+    from referee.scene import scene_from_dict
+    report, cannons = pirate_areas(scene_from_dict(view["scene"], "scene"))
+    return {**view, "areas": {sid: {"reach": ship.get("reach", []), "cannons": cannons.get(sid, [])}
+                              for sid, ship in report["status"].get("ships", {}).items()}}
+
+
+def last_die(db, table_id: int) -> dict | None:
+    """The latest die roll at the table, for a phone that was away when it was rolled."""
+    row = db.execute("SELECT payload FROM events WHERE table_id = ? AND kind = 'dice' ORDER BY id DESC LIMIT 1",
+                     (table_id,)).fetchone()
+    return json.loads(row["payload"]) if row else None
 
 
 def event_message(row) -> dict:

@@ -17,7 +17,7 @@ import numpy as np
 
 from icetable.live.judges import TurnJudge
 from icetable.live.link import LinkError
-from icetable.live.overlay import pirate_areas, shapes
+from icetable.live.overlay import marks, pirate_areas, shapes
 from vision.settle import Settler
 from vision.tracking import Event, Tracker
 
@@ -55,6 +55,7 @@ class LiveLoop:
         self.warnings: list[dict] = []
         self.report: dict = {}
         self.last_scene = None
+        self.seen = None                 # the table as the camera last saw it (refused pieces too)
         self.waiting: list[Event] = []     # events not judged yet (hands still over the table)
         # turn games are judged on the whole table, with every hand gone
         self.whole_table = isinstance(judge, TurnJudge)
@@ -132,7 +133,7 @@ class LiveLoop:
             except LinkError as exc:
                 warnings.append({"code": "camera_action_refused", "message": str(exc)})
         scene = outcome.scene or tracked
-        self.last_scene = scene
+        self.last_scene, self.seen = scene, tracked
         if self.game == "icepirates" and self.picture_every is not None:
             self._areas = pirate_areas(scene)
         self.warnings = warnings
@@ -174,7 +175,8 @@ class LiveLoop:
             project = lambda pts: self.project(pts, self.settler.H) * scale   # noqa: E731
             crashes = [w for w in self.warnings if w.get("code") == "crash"]
             report, cannons = self._areas if self.game == "icepirates" else (self.report, None)
-            overlay["shapes"] = shapes(self.last_scene, report, project, crashes, cannons)
+            overlay["shapes"] = shapes(self.last_scene, report, project, crashes, cannons) + \
+                marks(self.report.get("warnings", []), self.seen or self.last_scene, project)
         self._send(self.status[0], self.status[1], overlay, jpeg.tobytes() if ok else None,
                    (small.shape[1], small.shape[0]))
 

@@ -95,6 +95,24 @@ def shapes(scene: Scene, report: dict, project: Project, crashes: list[dict] = (
     return out
 
 
+def marks(warnings: list[dict], seen: Scene, project: Project) -> list[dict]:
+    """The pieces the warnings name, outlined as offending, with the warning's words above the
+    first one ("ILLEGAL ATTACK"). Drawn from the table as seen: a refused attack is not in the
+    referee's scene but stays on the table until it is taken back."""
+    pieces = seen.by_id()
+    out = []
+    for w in warnings:
+        named = [pieces[pid] for pid in w.get("pieces", []) if pid in pieces]
+        for p in named:
+            out.append({"kind": "piece", "id": p.id, "label": f"{p.label()}: {w.get('message', '')}",
+                        "class": "offending", "points": _ring(footprint(p, DEFAULT), project)})
+        if named:
+            top = min(_ring(footprint(named[0], DEFAULT), project), key=lambda xy: xy[1])
+            out.append({"kind": "text", "class": "offending", "at": [top[0], top[1] - 12],
+                        "text": str(w.get("code", "")).replace("_", " ").upper()})
+    return out
+
+
 def _ahead(piece, length: float) -> tuple[float, float]:
     rad = np.radians(piece.heading or 0.0)
     return piece.x + length * np.cos(rad), piece.y + length * np.sin(rad)

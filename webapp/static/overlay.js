@@ -8,6 +8,10 @@
   const NS = "http://www.w3.org/2000/svg";
   const COLOURS = ["red", "yellow", "blue", "green", "black", "purple", "orange", "clear", "cyan", "white"];
   let selectedShip = null, host = false, current = null;
+  // Camera trouble as a person says it; the live loop's message follows with the details.
+  const TROUBLE = {off: "No camera", starting: "The camera is starting", lost: "The camera is lost",
+                   frozen: "The picture is frozen", dark: "The picture is too dark", no_mat: "The mat is not in view",
+                   mat_hidden: "Part of the mat is hidden", stalled: "The camera has stopped"};
 
   function shape(tag, attrs, text) {
     const node = document.createElementNS(NS, tag);
@@ -68,10 +72,10 @@
       current = data; host = data.host;
       root.hidden = data.status === "off" && !data.size;
       for (const hint of document.querySelectorAll(".camlink")) hint.hidden = !root.hidden;
-      document.getElementById("camstatus").textContent = data.status;
+      document.getElementById("camstatus").textContent = data.status === "ok" ? "working" : (TROUBLE[data.status] || data.status);
       const trouble = document.getElementById("trouble");
       trouble.hidden = data.status === "ok";
-      trouble.textContent = data.status === "ok" ? "" : data.message;
+      trouble.textContent = data.status === "ok" ? "" : (TROUBLE[data.status] || "Camera") + ": " + data.message;
       if (data.size) img.src = "/t/" + code + "/camera/image.jpg?t=" + Date.now();
       draw(data);
       if (!document.getElementById("warnings")) warnings(data.overlay.warnings);  // the table page shows them already

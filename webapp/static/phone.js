@@ -8,9 +8,12 @@
   const code = app.dataset.code;
   const KINDS = ["joined", "player_removed", "game_started", "action", "undo", "game_over", "dice", "report"];
   const MAX_BUTTONS = 12;
-  const LABELS = {call: "Call icehouse!", roll: "Roll the die", end_turn: "End my turn", pass: "Pass"};
-  const SVG = "http://www.w3.org/2000/svg";
-  const PAINT = {suns: "#d22", moons: "#222", crowns: "#2a2", arms: "#24c", clear: "#eee", cyan: "#0cc"};
+  const HEADINGS = {vote_number: "Vote: the number", vote_suit: "Vote: the suit", add_coins: "Voting coins",
+                    break_tie: "Break the tie (torch)", choose_winner: "Final tie", remove_empty: "The extra empty tile",
+                    end_turn: "End the turn", call: "Icehouse", roll: "Roll-off", place: "Place a pyramid",
+                    move: "Move", slide: "Slide a floe", pick: "Take a tile", play: "Play a coin", flip: "Flip a tile",
+                    remove: "Melt a tile", fire: "Fire a cannon", repair: "Repair", transfer: "Cargo", explore: "Explore",
+                    pass: "Pass"};
 
   const pretty = (s) => String(s).replace(/_/g, " ");
   const showError = (msg) => { $("error").textContent = msg || ""; };
@@ -23,167 +26,130 @@
   }
 
   // ---- rendering ----------------------------------------------------------------------------
-  function value(v) {
-    if (v === null || v === undefined) return el("span", "—");
-    if (Array.isArray(v)) {
-      if (v.every((x) => x === null || typeof x !== "object")) return el("span", v.length ? v.join(", ") : "—");
-      const list = el("ol");
-      for (const x of v) { const li = el("li"); li.appendChild(value(x)); list.appendChild(li); }
-      return list;
-    }
-    if (typeof v === "object" && isRecords(v)) return records(v);
-    if (typeof v === "object") {
-      const dl = el("dl", null, "view");
-      for (const [k, x] of Object.entries(v)) {
-        dl.appendChild(el("dt", pretty(k)));
-        const dd = el("dd"); dd.appendChild(value(x)); dl.appendChild(dd);
-      }
-      return dl;
-    }
-    if (typeof v === "boolean") return el("span", v ? "yes" : "no");
-    return el("span", v);
-  }
-
-  // {id: {flat fields}, ...}: one compact table row per entry (ships, islands, ...).
-  function isRecords(v) {
-    const rows = Object.values(v);
-    return rows.length > 1 && rows.every((r) => r && typeof r === "object" && !Array.isArray(r) &&
-      Object.values(r).every((x) => x === null || typeof x !== "object" || Array.isArray(x)));
-  }
-
-  function records(v) {
-    const cols = [...new Set(Object.values(v).flatMap((r) => Object.keys(r)))];
-    const wrap = el("div", null, "scroll");
-    const table = wrap.appendChild(el("table", null, "records"));
-    const head = el("tr");
-    for (const c of ["", ...cols]) head.appendChild(el("th", pretty(c)));
-    table.appendChild(head);
-    for (const [id, r] of Object.entries(v)) {
-      const tr = el("tr");
-      tr.appendChild(el("th", id));
-      for (const c of cols) {
-        const x = r[c];
-        tr.appendChild(el("td", x === undefined || x === null ? "" : Array.isArray(x) ? x.join(", ")
-          : typeof x === "boolean" ? (x ? "yes" : "") : x));
-      }
-      table.appendChild(tr);
-    }
-    return wrap;
-  }
-
+  // Each player's state: to play, voted, waiting for a turn, in the icehouse.
   function renderPlayers(s) {
     const ul = $("players");
     ul.replaceChildren();
-    const toAct = s.game && s.game.status === "playing" ? s.game.to_act : [];
+    const g = s.game && s.game.status === "playing" ? s.game : null;
+    const vote = g && g.view.vote && !g.view.vote.ballots ? g.view.vote : null;
     for (const p of s.players) {
       const li = el("li", null, "player side-" + p.side);
       li.appendChild(el("span", p.name, "name"));
       li.appendChild(el("span", p.side, "chip"));
       if (p.host) li.appendChild(el("span", "host", "tag"));
-      if (s.game && s.game.players.includes(p.side) && s.game.status === "playing") {
-        li.appendChild(el("span", toAct.includes(p.side) ? "to act" : "done ✓",
-                          toAct.includes(p.side) ? "waiting" : "done"));
+      if (g && g.players.includes(p.side)) {
+        const acting = g.to_act.includes(p.side);
+        let state = null;
+        if (vote) state = vote.voted.includes(p.side) ? ["voted ✓", "done"] : ["to vote", "waiting"];
+        else if (g.view.icehouse && g.view.icehouse.includes(p.side)) state = ["in the icehouse", "waiting"];
+        else if (acting && s.table.game !== "icehouse") state = ["to play", "waiting"];
+        if (state) li.appendChild(el("span", state[0], "state " + state[1]));
       }
       ul.appendChild(li);
     }
   }
 
-  // Keys of a match view drawn by a dedicated part below (the rest is listed generically).
-  const DRAWN = ["game", "players", "to_act", "scores", "board", "tiles", "coins", "vote", "history",
-                 "this_round", "options", "over", "winner", "phase", "round", "torch_bearer", "calls", "scene"];
-  const RANK = {0: "null", 1: "ace"};
-  const rank = (r) => (r in RANK ? RANK[r] : String(r));
+  const B = icetable.board;
+  const rank = B.rank;
+  const SIZE = B.SIZE;
 
-  function grid(tiles, onTile) {
-    const box = el("div", null, "grid");
-    for (const [id, t] of Object.entries(tiles)) {
-      const cell = el("div", null, "tile " + (t.suit ? "suit-" + t.suit : "down"));
-      cell.style.gridColumn = String(t.cell[0] + 1);
-      cell.style.gridRow = String(t.cell[1] + 1);
-      cell.appendChild(el("b", t.suit ? rank(t.rank) + " " + t.suit : "face down"));
-      for (const line of onTile(id)) cell.appendChild(el("span", line, "on"));
-      box.appendChild(cell);
-    }
-    return box;
-  }
-
-  // A top-down map of a scene (SCENE.md): pieces as dots sized by their size, cards as boxes.
-  function sceneMap(scene) {
-    const w = (scene.area && scene.area.width) || 1000, h = (scene.area && scene.area.height) || 1000;
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
-    svg.setAttribute("class", "map");
-    const add = (tag, attrs, title) => {
-      const node = document.createElementNS(SVG, tag);
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-      if (title) { const t = document.createElementNS(SVG, "title"); t.textContent = title; node.appendChild(t); }
-      svg.appendChild(node);
-    };
-    add("rect", {x: 0, y: 0, width: w, height: h, fill: "#cde9ff", stroke: "#000", "stroke-width": 4});
-    for (const p of scene.pieces) {
-      const colour = PAINT[p.color || p.owner || p.suit] || p.color || p.owner || "#888";
-      if (p.type === "card") {
-        add("rect", {x: p.x - p.width / 2, y: p.y - p.height / 2, width: p.width, height: p.height,
-                     fill: colour, "fill-opacity": 0.3, stroke: "#000", "stroke-width": 3}, p.id);
-      } else {
-        const r = typeof p.size === "number" ? 8 + 5 * p.size : 10;
-        add("circle", {cx: p.x, cy: p.y, r, fill: colour, stroke: "#000", "stroke-width": 3,
-                       "stroke-dasharray": p.pose === "lying" ? "6 4" : "none"}, p.id);
-      }
-    }
-    return svg;
-  }
-
+  // The vote: who has voted, one's own ballot behind a tap (neighbours read phones), the reveal.
   function voteBox(v) {
     const box = el("div", null, "vote");
     box.appendChild(el("h3", "Vote on the " + v.stage));
+    const word = (x) => (v.stage === "number" ? rank(x) : x);
     if (v.ballots) {
-      const table = el("table", null, "scores");
+      const table = el("table", null, "scores ballots");
       for (const [side, value] of Object.entries(v.ballots)) {
         const tr = el("tr");
         tr.appendChild(el("td", side));
-        tr.appendChild(el("td", rank(value) + (v.void && v.void.includes(side) ? " (void)" : ""), "num"));
+        tr.appendChild(el("td", word(value) + (v.void && v.void.includes(side) ? " (void)" : ""), "num"));
         table.appendChild(tr);
       }
       box.appendChild(table);
-      if (v.tally) box.appendChild(el("p", "Tally: " + v.tally.map(([o, n]) => rank(o) + " → " + n).join(", "), "tally"));
-      if (v.result !== null && v.result !== undefined) box.appendChild(el("p", "Result: " + rank(v.result), "result"));
+      if (v.tally && v.tally.length) box.appendChild(el("p", "Tally: " + v.tally.map(([o, n]) => word(o) + " → " + n).join(", "), "tally"));
+      if (v.result !== null && v.result !== undefined) box.appendChild(el("p", "Result: " + word(v.result), "result"));
     } else {
       box.appendChild(el("p", "Voted: " + (v.voted.length ? v.voted.join(", ") : "nobody yet")));
-      if ("mine" in v) box.appendChild(el("p", "Your secret ballot: " + rank(v.mine), "mine"));
+      if ("mine" in v) {
+        const secret = el("button", "Your ballot is in · tap to see it", "mine");
+        secret.addEventListener("click", () => {
+          secret.textContent = "Your ballot: " + word(v.mine);
+          setTimeout(() => { secret.textContent = "Your ballot is in · tap to see it"; }, 3000);
+        });
+        box.appendChild(secret);
+      }
     }
     return box;
   }
 
-  function renderView(view, box) {
-    const line = [view.phase, view.round ? "round " + view.round : null,
-                  view.torch_bearer ? "torch: " + view.torch_bearer : null].filter(Boolean).join(" · ");
-    if (line) box.appendChild(el("p", line, "status"));
+  const line = (parts) => parts.filter(Boolean).join(" · ");
+
+  // Pieces as "black medium ×2, black small" (or "nothing").
+  function counted(pieces) {
+    const n = new Map();
+    for (const [c, z] of pieces) n.set(c + " " + SIZE[z], (n.get(c + " " + SIZE[z]) || 0) + 1);
+    return [...n].map(([what, k]) => what + (k > 1 ? " ×" + k : "")).join(", ") || "nothing";
+  }
+
+  // What a person needs beside the drawing, in words.
+  function summary(view, game) {
+    const out = [];
+    if (game === "icefloe") {
+      out.push(line([view.phase && "phase: " + pretty(view.phase), view.round ? "round " + view.round : null]));
+      if (view.torch_bearer) out.push("Torch bearer: " + view.torch_bearer);
+      if (view.coins) out.push("Voting coins: " + Object.entries(view.coins).map(([p, c]) => p + " " + (c.length ? c.join(" + ") : "none")).join(", "));
+      if (view.end_reason) out.push("Ended: " + view.end_reason);
+    } else if (game === "iceberg") {
+      out.push(line([view.phase && "phase: " + pretty(view.phase), view.turn ? "turn: " + view.turn : null]));
+      if (view.last_roll !== null && view.last_roll !== undefined) out.push("Last roll: " + rank(view.last_roll));
+      if (view.hands) out.push("Coins in hand: " + Object.entries(view.hands).map(([p, n]) => p + " " + n).join(", "));
+      if (view.out && view.out.length) out.push("Out: " + view.out.join(", "));
+    } else if (game === "icepirates") {
+      out.push("Treasure: " + view.treasure_color + " (small 1, medium 2) · " + view.win_threshold + " at home wins");
+      for (const [id, isle] of Object.entries(view.islands || {})) {
+        if (isle.explored) out.push("Island " + id.replace(/^\D+/, "") + " holds " + counted(isle.contents));
+      }
+      if (view.homes) out.push("At home: " + Object.entries(view.homes).map(([p, h]) => p + " " + counted(h)).join(" · "));
+    } else if (game === "icehouse") {
+      if (view.icehouse && view.icehouse.length) out.push("In the icehouse: " + view.icehouse.join(", "));
+      if (view.timer === "rang") out.push("⏰ The timer has gone off");
+    }
+    return out.filter(Boolean);
+  }
+
+  let roundsOpen = false;                      // kept open across the redraws of each state
+
+  function roundsBox(history) {
+    const box = el("details", null, "rounds");
+    box.open = roundsOpen;
+    box.addEventListener("toggle", () => { roundsOpen = box.open; });
+    box.appendChild(el("summary", "Earlier rounds (" + history.length + ")"));
+    const ol = el("ol");
+    for (const r of history) {
+      const n = r.number || {}, su = r.suit || {};
+      const text = "Round " + r.round + ": " + (r.removed ? "the " + B.floeName(r.removed) + " removed" : "no tile removed") +
+        (n.result !== undefined && n.result !== null ? " (number " + rank(n.result) + ", suit " + su.result + ")" : "") +
+        (r.lost && r.lost.length ? "; lost " + r.lost.map((p) => p.replace("-", " ")).join(", ") : "");
+      ol.appendChild(el("li", text));
+    }
+    box.appendChild(ol);
+    return box;
+  }
+
+  function renderView(view, box, game) {
+    for (const text of summary(view, game)) box.appendChild(el("p", text, "fact"));
     if (view.vote) box.appendChild(voteBox(view.vote));
     if (view.this_round && view.this_round.number && !(view.vote && view.vote.ballots)) {
       box.appendChild(voteBox(view.this_round.number));
       if (view.this_round.suit) box.appendChild(voteBox(view.this_round.suit));
     }
-    if (view.board && view.board.tiles) {
-      const on = {};
-      for (const p of Object.values(view.board.pyramids)) (on[p.tile] = on[p.tile] || []).push(p.size + " " + p.suit);
-      box.appendChild(grid(view.board.tiles, (id) => on[id] || []));
-    } else if (view.tiles) {
-      const on = {};
-      for (const c of Object.values(view.coins || {})) {
-        const key = Math.floor(c.square[0] / 2) + "," + Math.floor(c.square[1] / 2);
-        (on[key] = on[key] || []).push(c.suit);
-      }
-      box.appendChild(grid(view.tiles, (id) => on[view.tiles[id].cell.join(",")] || []));
-    }
-    if (view.scene && view.scene.pieces) box.appendChild(sceneMap(view.scene));
+    if (view.history && view.history.length) box.appendChild(roundsBox(view.history));
     if (view.calls && view.calls.length) {
       const ol = el("ol", null, "calls");
       for (const c of view.calls) ol.appendChild(el("li", c.message));
       box.appendChild(ol);
     }
-    const rest = Object.fromEntries(Object.entries(view).filter(([k]) => !DRAWN.includes(k)));
-    box.appendChild(value(rest));
   }
 
   function renderGame(s) {
@@ -191,17 +157,48 @@
     box.replaceChildren();
     if (!s.game) { box.appendChild(el("p", "Waiting for the host to start a game.", "hint")); return; }
     const g = s.game;
-    box.appendChild(el("p", "Game " + g.number + " · " + g.status, "status"));
+    box.appendChild(el("p", "Game " + g.number + " · " + (g.status === "over" ? "over" : "playing"), "status"));
     if (g.winner) box.appendChild(el("p", "Winner: " + g.winner.join(", "), "winner"));
-    renderView(g.view, box);
+    renderView(g.view, box, s.table.game);
   }
 
-  function actionLabel(a) {
-    const rest = Object.entries(a).filter(([k]) => k !== "player" && k !== "type");
-    const show = (v) => (Array.isArray(v) ? v.join(" + ")
-      : typeof v === "object" && v !== null ? Object.entries(v).map(([k, x]) => k + " " + x).join(" ") : v);
-    return rest.length ? rest.map(([k, v]) => (rest.length > 1 ? pretty(k) + " " : "") + show(v)).join(" · ")
-      : LABELS[a.type] || pretty(a.type);
+  // Whose turn it is, in one line a person reads at a glance.
+  function renderTurn(s) {
+    const box = $("turn");
+    if (!box) return;
+    box.className = "turn";
+    const g = s.game;
+    if (!g) { box.textContent = s.players.length + " seated · waiting for the host to start"; return; }
+    if (g.status === "over") { box.textContent = "Game over" + (g.winner ? " · winner: " + g.winner.join(", ") : ""); return; }
+    const mine = s.me && g.to_act.includes(s.me.side);
+    const left = g.view.actions_left;
+    if (s.table.game === "icehouse") {
+      box.textContent = g.view.pending_call ? g.view.pending_call + " called icehouse: the host rules"
+        : s.me && g.view.icehouse.includes(s.me.side) ? "You are in the icehouse" : "Play! Call icehouse when you see it";
+    } else if (mine) {
+      box.classList.add("yours");
+      box.textContent = "Your turn" + (left !== undefined ? " · " + left + " of 3 actions left" : "") +
+        (g.view.vote ? " · vote now" : "");
+    } else {
+      box.textContent = "Waiting for " + g.to_act.join(", ");
+    }
+  }
+
+  // Send a chosen action; the banner says what was sent once the server took it.
+  async function act(a) {
+    for (const x of document.querySelectorAll("#actions button, #actions select, #pick button")) x.disabled = true;
+    const body = Object.assign({}, a); delete body.player;
+    if (a.type === "flip" && (((state && state.game.view) || {}).options || {}).tiles === "table") {
+      body.face = askFace(a.tile);                 // the face the real tile shows
+      if (!body.face) {
+        for (const x of document.querySelectorAll("#actions button, #actions select, #pick button")) x.disabled = false;
+        return;
+      }
+    }
+    const r = await send("/t/" + code + "/act", body);
+    // a ballot is never repeated in large type where neighbours read it
+    if (r.ok) $("banner").textContent = "Sent ✓ " + (a.type.startsWith("vote_") ? "your ballot" : B.label(app.dataset.game, a, (state && state.game.view) || {}));
+    else for (const x of document.querySelectorAll("#actions button, #actions select, #pick button")) x.disabled = false;
   }
 
   // Iceberg: the player reads the flipped tile's face off the table ("suns 3", "moons null").
@@ -222,35 +219,27 @@
       box.appendChild(el("p", s.game && s.game.status === "playing" ? "Nothing for you to do right now." : "—", "hint"));
       return;
     }
+    const game = s.table.game, view = s.game.view;
     const groups = new Map();
     for (const a of legal) {
       if (!groups.has(a.type)) groups.set(a.type, []);
       groups.get(a.type).push(a);
     }
     for (const [type, list] of groups) {
-      box.appendChild(el("h3", pretty(type)));
+      box.appendChild(el("h3", HEADINGS[type] || pretty(type)));
       const row = el("div", null, "choices");
-      const go = async (a) => {
-        const body = Object.assign({}, a); delete body.player;
-        if (a.type === "flip" && ((s.game.view || {}).options || {}).tiles === "table") {
-          body.face = askFace(a.tile);                 // the face the real tile shows
-          if (!body.face) return;
-        }
-        for (const x of box.querySelectorAll("button, select")) x.disabled = true;
-        const r = await send("/t/" + code + "/act", body);
-        if (r.ok) $("banner").textContent = "Sent ✓ " + pretty(type) + " " + actionLabel(a);
-        else for (const x of box.querySelectorAll("button, select")) x.disabled = false;
-      };
       if (list.length > MAX_BUTTONS) {            // many choices: a list to pick from, then one button
         const pick = el("select");
-        list.forEach((a, i) => { const o = el("option", actionLabel(a)); o.value = String(i); pick.appendChild(o); });
-        const b = el("button", pretty(type), "choice");
-        b.addEventListener("click", () => go(list[Number(pick.value)]));
+        pick.setAttribute("aria-label", HEADINGS[type] || pretty(type));
+        for (const a of list) { const o = el("option", B.label(game, a, view)); o.value = JSON.stringify(a); pick.appendChild(o); }
+        const b = el("button", "Send", "choice");
+        b.addEventListener("click", () => act(JSON.parse(pick.value)));
         row.append(pick, b);
       } else {
         for (const a of list) {
-          const b = el("button", actionLabel(a), "choice");
-          b.addEventListener("click", () => go(a));
+          const b = el("button", B.label(game, a, view), "choice");
+          b.dataset.action = JSON.stringify(a);
+          b.addEventListener("click", () => act(a));
           row.appendChild(b);
         }
       }
@@ -263,20 +252,22 @@
     box.replaceChildren();
     if (!s.game) return;
     const table = el("table", null, "scores");
+    const live = s.game.status === "playing" && Object.keys(s.camera_scores || {}).length ? s.camera_scores : null;
     const head = el("tr");
-    for (const h of ["player", "points"]) head.appendChild(el("th", h));
+    for (const h of ["player", "points"].concat(live ? ["on the table now"] : [])) head.appendChild(el("th", h));
     table.appendChild(head);
     for (const [side, pts] of Object.entries(s.game.scores)) {
       const tr = el("tr");
       tr.appendChild(el("td", side)); tr.appendChild(el("td", pts, "num"));
+      if (live) tr.appendChild(el("td", live[side] !== undefined ? live[side] : "—", "num live"));
       table.appendChild(tr);
     }
     box.appendChild(table);
     if (s.game.sheet.length) {
-      box.appendChild(el("h3", "History"));
+      box.appendChild(el("h3", "Score sheet"));
       const ol = el("ol", null, "sheet");
       for (const r of s.game.sheet.slice(-30)) {
-        ol.appendChild(el("li", "round " + r.round + ": " + r.side + " " + (r.points > 0 ? "+" : "") + r.points + " (" + r.reason + ")"));
+        ol.appendChild(el("li", (r.round ? "round " + r.round + ": " : "") + r.side + " " + (r.points > 0 ? "+" : "") + r.points + " (" + r.reason + ")"));
       }
       box.appendChild(ol);
     }
@@ -296,7 +287,7 @@
     box.replaceChildren();
     for (const w of warnings || []) {
       const div = el("div", null, "warning");
-      div.appendChild(el("strong", pretty(w.code)));
+      div.appendChild(el("strong", "⚠ " + pretty(w.code)));
       div.appendChild(el("span", " " + w.message));
       box.appendChild(div);
     }
@@ -363,7 +354,11 @@
     }
   }
 
+  let state = null, dieShown = false;
+
   function render(s) {
+    state = s;
+    app.dataset.event = String(s.last_event);
     const joined = !!s.me;
     if ($("join-card")) {
       $("join-card").hidden = joined;
@@ -371,21 +366,54 @@
       for (const input of document.querySelectorAll("#sides input")) {
         input.disabled = s.players.some((p) => p.side === input.value);
       }
+      const full = !joined && s.players.length >= Number($("join-card").dataset.max);
+      $("full").hidden = !full;
+      $("join-form").hidden = full;
       if (joined) {
         $("me").replaceChildren(el("span", s.me.name, "name"), el("span", s.me.side, "chip side-" + s.me.side));
       }
     }
-    renderPlayers(s); renderGame(s); renderActions(s); renderScores(s); renderWarnings(s.warnings); renderHost(s);
+    if (!dieShown && s.last_die) { $("die").textContent = s.last_die.name + " rolled " + s.last_die.face; dieShown = true; }
+    if (s.game && s.game.view && s.game.view.timer === "rang") alarm("Stop! The timer has gone off");
+    icetable.board.render($("board"), $("pick"), s, act);
+    renderTurn(s); renderPlayers(s); renderGame(s); renderActions(s); renderScores(s); renderWarnings(s.warnings); renderHost(s);
+  }
+
+  // The Icehouse timer: large on the screen, with a vibration and a beep where the phone allows.
+  let alarmed = false;
+  function alarm(text) {
+    if (alarmed) return;
+    alarmed = true;
+    const box = $("alarm");
+    box.textContent = text;
+    box.appendChild(el("span", "tap to close", "hint"));
+    box.hidden = false;
+    box.addEventListener("click", () => { box.hidden = true; }, {once: true});
+    if (navigator.vibrate) navigator.vibrate([400, 200, 400, 200, 400]);
+    try {
+      const audio = new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      tone.frequency.value = 880;
+      tone.connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 1.2);
+    } catch (e) { /* no sound on this device */ }
   }
 
   function onEvent(kind, e) {
     const banner = $("banner");
-    if (kind === "dice") $("die").textContent = e.name + " rolled " + e.face;
-    else if (kind === "game_started") banner.textContent = "Game " + e.game + " started";
-    else if (kind === "game_over") banner.textContent = "Game over";
+    if (kind === "dice") { $("die").textContent = e.name + " rolled " + e.face; dieShown = true; }
+    else if (kind === "game_started") { alarmed = false; banner.textContent = "Game " + e.game + " started"; }
+    else if (kind === "game_over") banner.textContent = "Game over" + (e.winner ? ": " + e.winner.join(", ") + " won" : "");
     else if (kind === "undo") banner.textContent = "The host took back the last entry";
-    else if (kind === "action") banner.textContent = e.player + ": " + pretty(e.type);
+    else if (kind === "action") {
+      const view = (state && state.game && state.game.view) || {};
+      banner.textContent = e.log && e.log.length ? e.log.map((t) => B.words(app.dataset.game, view, t)).join(" · ")
+        : e.player + ": " + pretty(e.type);
+    }
     else if (kind === "joined") banner.textContent = e.name + " joined as " + e.side;
+    if (kind === "action" && e.log && e.log.some((t) => /ballots:/.test(t))) banner.classList.add("reveal");
+    else if (kind === "action") banner.classList.remove("reveal");
   }
 
   // ---- wiring -------------------------------------------------------------------------------
