@@ -10,6 +10,7 @@ that the detector refuses, count as wrong with all their pieces.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -93,6 +94,17 @@ def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, int]:
     return total, groups, times, refused
 
 
+def focal_errors(folder: Path) -> list[tuple[str, float, float]]:
+    """(session, relative focal length error, k1 error) of each calibration against the truth."""
+    out = []
+    for cal_path in sorted(folder.glob("calibration-s*.json")):
+        stem = cal_path.stem.removeprefix("calibration-")
+        truth = json.loads((folder / f"{stem}-session.json").read_text())["optics"]
+        cal = load(cal_path)
+        out.append((stem, cal.K[0, 0] / truth["K"][0][0] - 1.0, float(cal.dist[0]) - truth["dist"][0]))
+    return out
+
+
 def summary(label: str, s: Score) -> str:
     return (f"{label}: {s.images} images, {s.pieces} pieces: entirely right {100 * s.rate('all_right'):.1f} % "
             f"(colour {100 * s.rate('colour'):.1f}, size {100 * s.rate('size'):.1f}, "
@@ -120,6 +132,12 @@ def main(argv=None) -> int:
         print("\n".join(groups[name].lines("")))
     print("cards found by table:")
     print("\n".join(groups["cards on"].lines("")))
+    errors = focal_errors(Path(args.images))
+    if errors:
+        worst = max(errors, key=lambda e: abs(e[1]))
+        print(f"focal length from calibrate (one view, no ChArUco) vs true: median |error| "
+              f"{100 * statistics.median(abs(e[1]) for e in errors):.1f} %, worst {100 * worst[1]:+.1f} % "
+              f"({worst[0]}); over 20 % off: {sum(abs(e[1]) > 0.2 for e in errors)} of {len(errors)} sessions")
     if times:
         print(f"detect time per frame (CPU, one thread): median {1000 * statistics.median(times):.0f} ms")
     return 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -21,11 +22,12 @@ from calibration.calibfile import Calibration
 from calibration.homography import MatNotFound, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
+from vision import colournet
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.faint_cargo import faint_on_cards, lying_instead
 from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one, pasted
 from vision.segment import Segmentation, reaches_edge, segment
-from vision.topview import rectify
+from vision.topview import TopView, rectify
 
 AREA_MARGIN = 15.0      # mm of table around the play area that is still looked at
 HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under it
@@ -61,6 +63,7 @@ class Detector:
     calibration: Calibration
     dims: Dimensions = DEFAULT
     classifiers: list = field(default_factory=list)
+    reread: Path | None = field(default_factory=lambda: colournet.MODEL if colournet.available() else None)
 
     def __post_init__(self):
         if not self.classifiers:
@@ -82,15 +85,10 @@ class Detector:
         """The scene in a BGR frame; FrameError when the frame cannot be read."""
         if game in GAME_PIPELINES:
             return GAME_PIPELINES[game](self, frame, game)
-        view = self.top_view(frame)
-        printed = self._printed(view)
-        cards = []
-        if game in CARD_GAMES:      # found first: pieces on a card are seen against the card
-            cards = find_cards(view, printed)
-            if cards:
-                view = replace(view, image=flatten(view, cards))
-        seg = segment(view.image, view.mm_per_px, self.calibration.colors, printed)
+        view, cards, seg = self.look(frame, game)
         found, cargo = self._classify(view, seg, game, cards)
+        if self.reread:
+            found = colournet.reread(view, seg.features, found, self.reread)
         found += self._cards(view, cards, found, cargo)
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         at_edge = _at_edge(seg)
@@ -114,6 +112,18 @@ class Detector:
         return scene_from_dict({"format": "icetable-scene/1", "game": game,
                                 "area": {"width": round(w, 1), "height": round(h, 1)},
                                 "pieces": pieces}, "<detected>")
+
+    def look(self, frame: np.ndarray, game: str) -> tuple[TopView, list[Card], Segmentation]:
+        """The top view (cards flattened), the home cards of a game that has them, and the
+        segmentation of what lies on the table."""
+        view = self.top_view(frame)
+        printed = self._printed(view)
+        cards = []
+        if game in CARD_GAMES:      # found first: pieces on a card are seen against the card
+            cards = find_cards(view, printed)
+            if cards:
+                view = replace(view, image=flatten(view, cards))
+        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed)
 
     def _classify(self, view, seg: Segmentation, game: str, cards: list[Card]) -> tuple[list[Found], set]:
         """What the classifiers find, and the ids (`id()`) of the pieces lying on a card: those

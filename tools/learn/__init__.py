@@ -1,0 +1,1 @@
+"""Training of the learned parts of the detector (development tooling, not shipped)."""
