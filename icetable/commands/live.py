@@ -47,9 +47,14 @@ def _source(spec: str, link):
         link.phone_frames(source.push)
         return source
     try:
-        return open_source(spec)
+        source = open_source(spec)
     except FrameSourceError as exc:
         raise UserError(f"--camera {spec}: {exc}") from None
+    cap = getattr(source, "cap", None)
+    if cap is not None and not cap.isOpened():
+        print(f"--camera {spec}: no camera there yet; waiting for one to be plugged in "
+              f"(the table page shows the camera's status)", file=sys.stderr, flush=True)
+    return source
 
 
 def run(args) -> int:
@@ -74,6 +79,7 @@ def run(args) -> int:
           f"phone as the camera: {join}/camera", file=sys.stderr, flush=True)
     try:
         while True:
+            print(f"waiting for the host to start a game at {join} ...", file=sys.stderr, flush=True)
             players = _wait_for_game(host, code)
             print(f"game started: {', '.join(players)}", file=sys.stderr, flush=True)
             loop = live_loop(source, cal, args.game, players, link)
