@@ -78,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     ends quietly, and a bug is one line and exit 70."""
     args = parse(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()          # a closed pipe shows here, not at exit
+        return code
     except UserError as exc:
         _say(f"icetable {args.command}: {exc}")
         return exc.code

@@ -23,7 +23,7 @@ def register(sub) -> None:
 
 def server_options(p) -> None:
     """The web server's options (read by `serve.open_app`)."""
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--host", "--bind", dest="host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--data-dir", default="icetable-data", help="folder of the SQLite store (default ./icetable-data)")
     p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
