@@ -14,7 +14,7 @@ FORMAT = "icetable-calibration/1"
 DEFAULT_COLORS = Path(__file__).with_name("default_colors.json")
 KNOWN = ("format", "layout", "image_size", "camera", "homography", "reprojection_mm", "mm_per_px", "colors")
 MM_PER_PX = (0.2, 10.0)     # the top view's scale: finer would take minutes a frame, coarser loses pieces
-MAX_SIDE = 20000            # px: the largest camera image a calibration may describe
+MIN_SIDE, MAX_SIDE = 16, 20000     # px: the camera images a calibration may describe
 MAX_AREA = 5000.0           # mm: the largest play-area side
 
 
@@ -89,10 +89,12 @@ def load(path: str | Path) -> Calibration:
         field = "homography"
         H = None if data.get("homography") is None else np.array(data["homography"], np.float64).reshape(3, 3)
         field = "image_size"
-        size = tuple(int(v) for v in data["image_size"])
+        size = tuple(data["image_size"])
+        if not all(type(v) is int for v in size):
+            raise ValueError("width and height must be whole numbers of pixels")
         field = "mm_per_px"
         mm_per_px = float(data.get("mm_per_px", 1.0))
-    except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, np.linalg.LinAlgError) as exc:
         raise CalibrationError(f"{path}: field {field!r} is missing or malformed ({exc})") from None
     calibration = Calibration(layout, size, K, dist, data["camera"].get("source", "unknown"), colors, H,
                               data.get("reprojection_mm"), mm_per_px,
@@ -122,14 +124,18 @@ def check(cal: Calibration) -> str | None:
                "layout.markers": [(m.x, m.y, m.side) for m in cal.layout.markers] or 0.0,
                "colors": cal.colors.inv_covs, "colors.mean": cal.colors.means}
     for name, value in numbers.items():
-        if not np.all(np.isfinite(np.asarray(value, np.float64))):
+        try:
+            finite = np.all(np.isfinite(np.asarray(value, np.float64)))
+        except (TypeError, ValueError):
+            finite = False
+        if not finite:
             return f"field {name!r}: must hold finite numbers"
     rules = (("layout.area", 0 < w <= MAX_AREA and 0 < h <= MAX_AREA, f"two sides over 0 and up to {MAX_AREA:g} mm"),
              ("layout.markers", len(cal.layout.markers) >= 1, "at least one marker"),
              ("camera.K", cal.K[0, 0] > 0 and cal.K[1, 1] > 0 and cal.K[2, 2] == 1, "a camera matrix, focal lengths over 0"),
              ("camera.dist", cal.dist.size in (4, 5, 8, 12, 14), "4, 5, 8, 12 or 14 distortion coefficients"),
-             ("image_size", len(cal.image_size) == 2 and all(0 < v <= MAX_SIDE for v in cal.image_size),
-              f"width and height in pixels, 1 to {MAX_SIDE}"),
+             ("image_size", len(cal.image_size) == 2 and all(MIN_SIDE <= v <= MAX_SIDE for v in cal.image_size),
+              f"width and height in pixels, {MIN_SIDE} to {MAX_SIDE}"),
              ("mm_per_px", MM_PER_PX[0] <= cal.mm_per_px <= MM_PER_PX[1],
               f"between {MM_PER_PX[0]:g} and {MM_PER_PX[1]:g} (the top view's mm per pixel)"),
              ("colors", cal.colors.means.ndim == 2 and cal.colors.means.shape[1:] == (3,)

@@ -26,10 +26,9 @@ def run(args) -> int:
     try:
         calibration = load(args.calibration)
         frame = read_image(args.image)
-        for line in misfits(calibration, check_frame(frame)):
-            _warn(f"{args.calibration}: {line}")
         detector = Detector(calibration)
-        scene = detector.detect(frame, args.game)
+        scene = detector.detect(frame, args.game)       # FrameError first: the frame cannot be read
+        warnings = [f"{args.calibration}: {line}" for line in misfits(calibration, check_frame(frame))]
         hint = _game_hint(detector, frame, args.game, scene)
     except CalibrationError as exc:
         message = str(exc)
@@ -38,8 +37,8 @@ def run(args) -> int:
         raise UserError(str(exc)) from None
     except FrameError as exc:
         raise UserError(f"{args.image}: {exc}", code=3) from None
-    if hint:
-        _warn(f"{args.image}: {hint}")
+    for line in warnings + ([f"{args.image}: {hint}"] if hint else []):
+        _warn(line)
     print(json.dumps(scene.to_dict(), indent=2))
     return 0
 
