@@ -10,6 +10,8 @@ import pytest
 
 from tests.cli_helpers import ROOT, SCENE, cli, one_line, snapshot
 
+SMALL = "320x180"       # frames the tests only write, not read
+
 
 @pytest.fixture
 def scene(tmp_path):
@@ -53,14 +55,14 @@ def test_an_unrelated_file_is_not_overwritten_unless_forced(tmp_path, scene):
     code, _, err = cli("render", scene, "-o", tmp_path / "notes.png")
     assert code == 2 and "not written by icetable" in one_line(err, "notes.json")
     assert notes.read_text() == "my notes\n" and not (tmp_path / "notes.png").exists()
-    code, _, _ = cli("render", scene, "-o", tmp_path / "notes.png", "--force")
+    code, _, _ = cli("render", scene, "-o", tmp_path / "notes.png", "--force", "--size", SMALL)
     assert code == 0 and json.loads(notes.read_text())["render"]["seed"] == 1
 
 
 def test_an_earlier_render_is_replaced(tmp_path, scene):
     out = tmp_path / "frame.png"
-    assert cli("render", scene, "-o", out)[0] == 0
-    assert cli("render", scene, "-o", out, "--seed", "2")[0] == 0
+    assert cli("render", scene, "-o", out, "--size", SMALL)[0] == 0
+    assert cli("render", scene, "-o", out, "--seed", "2", "--size", SMALL)[0] == 0
     assert json.loads(out.with_suffix(".json").read_text())["render"]["seed"] == 2
 
 
