@@ -3,6 +3,7 @@ and for the mat in view (the markers found sit where its layout puts them). Each
 one-line warning; the frame is still read, as the user may know better."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from calibration.calibfile import Calibration
@@ -11,8 +12,9 @@ from calibration.homography import MatNotFound, find_markers, fit_plane
 MAX_MAT_ERROR = 2.0     # mm: the markers of the right layout fit within 1 mm (as `calibrate` refuses)
 
 
-def misfits(calibration: Calibration, gray: np.ndarray) -> list[str]:
-    """Warnings on how the calibration does not fit this grey frame (none when it fits)."""
+def misfits(calibration: Calibration, frame: np.ndarray) -> list[str]:
+    """Warnings on how the calibration does not fit this frame, BGR or grey (none when it fits)."""
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     out = []
     h, w = gray.shape[:2]
     cw, ch = calibration.image_size

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.cli_helpers import CAL720, cli, one_line, snapshot
+from tests.cli_helpers import CAL720, FRAME720, SAMPLES, cli, one_line, snapshot
 
 
 @pytest.mark.parametrize("options, named", [
@@ -90,3 +90,18 @@ def test_live_says_what_it_waits_for(tmp_path):
     said = "".join(lines)
     assert "--camera 7: no camera there yet" in said and "waiting for the host to start a game" in said
     assert "Traceback" not in said
+
+
+def test_live_warns_once_when_the_calibration_does_not_fit_the_camera(tmp_path, capsys):
+    """Another camera's calibration: the first picture of the game brings one warning line."""
+    from calibration.calibfile import load
+    from icetable.commands.live import _Checked
+    from vision.sources import FolderSource
+    for i in range(3):
+        (tmp_path / f"f{i}.jpg").write_bytes(FRAME720.read_bytes())
+    cal = SAMPLES / "icehouse" / "calibration-cam1080-daylight.json"
+    source = _Checked(FolderSource(tmp_path), load(cal), cal.name)
+    grabs = [source.grab() for _ in range(3)]
+    assert all(g.frame is not None for g in grabs) and source.live is False
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "warning" in line and "1920x1080" in line and cal.name in line

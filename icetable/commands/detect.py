@@ -8,7 +8,7 @@ from calibration.calibfile import CalibrationError, load
 from calibration.fitness import misfits
 from icetable.cli import UserError
 from referee.scene import GAMES
-from vision.detector import GAME_PIPELINES, Detector, FrameError, check_frame
+from vision.detector import GAME_PIPELINES, Detector, FrameError
 from vision.sources import FrameSourceError, read_image
 
 MIN_TILES = 4           # piecepack tiles that make a frame look like IceFloe or Iceberg
@@ -28,7 +28,7 @@ def run(args) -> int:
         frame = read_image(args.image)
         detector = Detector(calibration)
         scene = detector.detect(frame, args.game)       # FrameError first: the frame cannot be read
-        warnings = [f"{args.calibration}: {line}" for line in misfits(calibration, check_frame(frame))]
+        warnings = [f"{args.calibration}: {line}" for line in misfits(calibration, frame)]
         hint = _game_hint(detector, frame, args.game, scene)
     except CalibrationError as exc:
         message = str(exc)

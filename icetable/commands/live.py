@@ -82,7 +82,7 @@ def run(args) -> int:
             print(f"waiting for the host to start a game at {join} ...", file=sys.stderr, flush=True)
             players = _wait_for_game(host, code)
             print(f"game started: {', '.join(players)}", file=sys.stderr, flush=True)
-            loop = live_loop(source, cal, args.game, players, link)
+            loop = live_loop(_Checked(source, cal, args.calibration), cal, args.game, players, link)
             loop.run(realtime=True, stop=_over(host, code))
             if getattr(source, "live", True) is False:
                 print("the video has ended; the server keeps running (Ctrl-C stops it)", file=sys.stderr)
@@ -112,3 +112,23 @@ class _over:
             game = self.host.get(f"/t/{self.code}/state").get_json().get("game") or {}
             self.done = game.get("status") != "playing"
         return self.done
+
+
+class _Checked:
+    """The camera source, which warns on the terminal, once, where the calibration does not
+    fit its first picture (another camera's size, another mat)."""
+
+    def __init__(self, source, calibration, name: str):
+        self.source, self.calibration, self.name_of_file, self.checked = source, calibration, name, False
+
+    def grab(self):
+        grab = self.source.grab()
+        if grab.frame is not None and not self.checked:
+            from calibration.fitness import misfits
+            self.checked = True
+            for line in misfits(self.calibration, grab.frame):
+                print(f"icetable live: warning: {self.name_of_file}: {line}", file=sys.stderr, flush=True)
+        return grab
+
+    def __getattr__(self, name):
+        return getattr(self.source, name)
