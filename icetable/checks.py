@@ -75,6 +75,12 @@ def output(path: str | Path, option: str, inputs=(), ours=None, force: bool = Fa
     return path
 
 
+def named(path, exc: Exception) -> UserError:
+    """A UserError of `exc`'s message, led by `path` unless it already is."""
+    message = str(exc)
+    return UserError(message if message.startswith(str(path)) else f"{path}: {message}")
+
+
 def _same(path: Path, other) -> bool:
     try:
         return Path(other).exists() and path.resolve() == Path(other).resolve()

@@ -47,8 +47,7 @@ def run(args) -> int:
     try:
         demo = Demo(app, folder, picture_every=None if args.no_serve else 0.4)
     except (ValueError, RuntimeError) as exc:
-        message = str(exc)
-        raise UserError(message if message.startswith(str(folder)) else f"{folder}: {message}") from None
+        raise checks.named(folder, exc) from None
     if served is None:
         print("playing the recording as fast as it reads (each event as it happens):", file=sys.stderr, flush=True)
         demo.play(each=_Events(demo))

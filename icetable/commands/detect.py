@@ -6,6 +6,7 @@ import sys
 
 from calibration.calibfile import CalibrationError, load
 from calibration.fitness import misfits
+from icetable import checks
 from icetable.cli import UserError
 from referee.scene import GAMES
 from vision.detector import GAME_PIPELINES, Detector, FrameError
@@ -30,9 +31,8 @@ def run(args) -> int:
         scene = detector.detect(frame, args.game)       # FrameError first: the frame cannot be read
         warnings = [f"{args.calibration}: {line}" for line in misfits(calibration, frame)]
         hint = _game_hint(detector, frame, args.game, scene)
-    except CalibrationError as exc:
-        message = str(exc)
-        raise UserError(message if message.startswith(args.calibration) else f"{args.calibration}: {message}") from None
+    except CalibrationError as exc:         # an enrolled piecepack section does not name the file
+        raise checks.named(args.calibration, exc) from None
     except FrameSourceError as exc:
         raise UserError(str(exc)) from None
     except FrameError as exc:
