@@ -15,7 +15,7 @@ DEFAULT_COLORS = Path(__file__).with_name("default_colors.json")
 KNOWN = ("format", "layout", "image_size", "camera", "homography", "reprojection_mm", "mm_per_px", "colors")
 MM_PER_PX = (0.2, 10.0)     # the top view's scale: finer would take minutes a frame, coarser loses pieces
 MIN_SIDE, MAX_SIDE = 16, 20000     # px: the camera images a calibration may describe
-MAX_AREA = 5000.0           # mm: the largest play-area side
+MIN_AREA, MAX_AREA = 50.0, 5000.0      # mm: the play-area sides a calibration may describe
 
 
 class CalibrationError(ValueError):
@@ -118,7 +118,8 @@ def _colors(data: dict) -> ColorProfile:
 
 def check(cal: Calibration) -> str | None:
     """What makes a calibration unusable, as "field 'name': what is wrong", or None."""
-    w, h = cal.layout.area if len(cal.layout.area) == 2 else (0, 0)
+    area = cal.layout.area
+    w, h = area if len(area) == 2 and not any(isinstance(v, bool) for v in area) else (0, 0)
     numbers = {"layout.area": cal.layout.area, "camera.K": cal.K, "camera.dist": cal.dist,
                "homography": cal.H if cal.H is not None else 0.0, "mm_per_px": cal.mm_per_px,
                "layout.markers": [(m.x, m.y, m.side) for m in cal.layout.markers] or 0.0,
@@ -130,7 +131,8 @@ def check(cal: Calibration) -> str | None:
             finite = False
         if not finite:
             return f"field {name!r}: must hold finite numbers"
-    rules = (("layout.area", 0 < w <= MAX_AREA and 0 < h <= MAX_AREA, f"two sides over 0 and up to {MAX_AREA:g} mm"),
+    rules = (("layout.area", MIN_AREA <= w <= MAX_AREA and MIN_AREA <= h <= MAX_AREA,
+              f"two sides of {MIN_AREA:g} to {MAX_AREA:g} mm"),
              ("layout.markers", len(cal.layout.markers) >= 1, "at least one marker"),
              ("camera.K", cal.K[0, 0] > 0 and cal.K[1, 1] > 0 and cal.K[2, 2] == 1, "a camera matrix, focal lengths over 0"),
              ("camera.dist", cal.dist.size in (4, 5, 8, 12, 14), "4, 5, 8, 12 or 14 distortion coefficients"),

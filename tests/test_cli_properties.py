@@ -23,7 +23,7 @@ RECORD = ROOT / "examples" / "icefloe" / "record.jsonl"
 not_finite = st.sampled_from([math.nan, math.inf, -math.inf])
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
 words = text.filter(lambda s: not _is_number(s))
-containers = st.one_of(st.lists(st.integers(), max_size=4), st.dictionaries(text, st.integers(), max_size=3))
+containers = st.one_of(st.lists(words, min_size=1, max_size=3), st.dictionaries(text, st.integers(), max_size=3))
 not_a_number = st.one_of(not_finite, words, st.none(), st.booleans(), containers)
 
 
@@ -121,12 +121,18 @@ def bad_calibrations(draw):
     return _set(_cal, path, draw(values)), field
 
 
+CALIBRATION_USERS = {   # the commands that read a calibration, and how
+    "detect": lambda d: ["detect", FRAME720, "-c", d / "c.json"],
+    "live": lambda d: ["live", "--game", "icehouse", "--calibration", d / "c.json", "--bind", "127.0.0.1",
+                       "--port", "0", "--data-dir", d / "data", "--camera", d / "no-such-video.mp4"],
+}
+
+
 @SETTINGS
-@given(bad=bad_calibrations())
-def test_a_bad_calibration(bad):
+@given(bad=bad_calibrations(), command=st.sampled_from(sorted(CALIBRATION_USERS)))
+def test_a_bad_calibration(bad, command):
     data, field = bad
-    code, out, err = _in_fresh_folder({"c.json": json.dumps(data)},
-                                      lambda d: ["detect", FRAME720, "-c", d / "c.json"])
+    code, out, err = _in_fresh_folder({"c.json": json.dumps(data)}, CALIBRATION_USERS[command])
     assert code == 2 and out == ""
     one_line(err, "c.json", field)
 
@@ -193,6 +199,7 @@ OPTIONS = [     # (command, option, bad values, where the command would write)
     (["demo", "--no-serve"], "--speed", st.one_of(not_finite, st.floats(max_value=0.0099), st.floats(min_value=100.01)),
      "--data-dir=data"),
     (["serve"], "--port", st.one_of(st.integers(max_value=-1), st.integers(min_value=65536)), "--data-dir=data"),
+    (["mat"], "--dpi", st.one_of(st.integers(max_value=71), st.integers(min_value=601)), "--out=mat"),
     (["serve"], "--bind", st.tuples(*[st.integers(0, 999)] * 4).filter(lambda t: max(t) > 255)
      .map(lambda t: ".".join(map(str, t))), "--data-dir=data"),
 ]

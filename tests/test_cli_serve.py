@@ -105,3 +105,10 @@ def test_live_warns_once_when_the_calibration_does_not_fit_the_camera(tmp_path, 
     assert all(g.frame is not None for g in grabs) and source.live is False
     [line] = capsys.readouterr().err.strip().splitlines()
     assert "warning" in line and "1920x1080" in line and cal.name in line
+
+
+def test_live_with_a_missing_video_stores_nothing(tmp_path):
+    code, _, err = cli("live", "--game", "icehouse", "--calibration", CAL720, "--camera", tmp_path / "nope.mp4",
+                       "--port", "0", "--data-dir", tmp_path / "data")
+    assert code == 2 and "no such file" in one_line(err, "--camera", "nope.mp4")
+    assert not (tmp_path / "data").exists()

@@ -39,13 +39,12 @@ def start_server(app, args) -> tuple[threading.Event, str]:
     return start_clock(app), public
 
 
-def _source(spec: str, link):
+def _source(spec: str):
+    """The camera named by --camera (checked before the store is opened)."""
     from vision.feeds import PushSource
     from vision.sources import FrameSourceError, open_source
     if spec == "phone":
-        source = PushSource()
-        link.phone_frames(source.push)
-        return source
+        return PushSource()
     try:
         source = open_source(spec)
     except FrameSourceError as exc:
@@ -68,11 +67,13 @@ def run(args) -> int:
         cal = load(args.calibration)
     except CalibrationError as exc:
         raise UserError(str(exc)) from None
+    source = _source(args.camera)
     app = open_app(args)
     clock, public = start_server(app, args)      # the port is checked before a table is stored
     code, token, host = open_table(app, args.game)
     link = InProcess(app, code, token)
-    source = _source(args.camera, link)
+    if args.camera == "phone":
+        link.phone_frames(source.push)
     join = f"{public}/t/{code}"
     print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
     print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
