@@ -57,8 +57,9 @@ def open_app(args):
 
 
 def refuse_foreign(path: Path) -> None:
-    """UserError unless `path` is absent, empty, or an SQLite file holding only icetable's
-    tables: the store never writes into another program's file."""
+    """UserError unless `path` is absent, empty, or an SQLite file of icetable's store (one
+    holding tables of which none is the store's is another program's): the store never writes
+    into another program's file."""
     if not path.exists() or (path.is_file() and path.stat().st_size == 0):
         return
     try:
@@ -70,8 +71,8 @@ def refuse_foreign(path: Path) -> None:
     except sqlite3.Error:
         raise UserError(f"{path}: not an SQLite database; icetable will not write into it "
                         f"(move it away or choose another --data-dir)") from None
-    foreign = sorted(n for n in names - _store_tables() if not n.startswith("sqlite_"))
-    if foreign:
+    foreign = sorted(n for n in names if not n.startswith("sqlite_"))
+    if foreign and not names & _store_tables():
         raise UserError(f"{path}: another program's database (tables {', '.join(foreign[:5])}); "
                         f"icetable will not add its tables to it (choose another --data-dir)")
 
