@@ -46,14 +46,17 @@ def _source(spec: str):
     if spec == "phone":
         return PushSource()
     try:
-        source = open_source(spec)
+        return open_source(spec)
     except FrameSourceError as exc:
         raise UserError(f"--camera {spec}: {exc}") from None
+
+
+def _missing(source, spec: str) -> None:
+    """Say on the terminal that the camera is not there (yet): the loop waits for it."""
     cap = getattr(source, "cap", None)
     if cap is not None and not cap.isOpened():
         print(f"--camera {spec}: no camera there yet; waiting for one to be plugged in "
               f"(the table page shows the camera's status)", file=sys.stderr, flush=True)
-    return source
 
 
 def run(args) -> int:
@@ -78,6 +81,7 @@ def run(args) -> int:
     print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
     print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
           f"phone as the camera: {join}/camera", file=sys.stderr, flush=True)
+    _missing(source, args.camera)
     try:
         while True:
             print(f"waiting for the host to start a game at {join} ...", file=sys.stderr, flush=True)
