@@ -13,6 +13,9 @@ from calibration.layout import Layout
 FORMAT = "icetable-calibration/1"
 DEFAULT_COLORS = Path(__file__).with_name("default_colors.json")
 KNOWN = ("format", "layout", "image_size", "camera", "homography", "reprojection_mm", "mm_per_px", "colors")
+MM_PER_PX = (0.2, 10.0)     # the top view's scale: finer would take minutes a frame, coarser loses pieces
+MIN_SIDE, MAX_SIDE = 16, 20000     # px: the camera images a calibration may describe
+MIN_AREA, MAX_AREA = 50.0, 5000.0      # mm: the play-area sides a calibration may describe
 
 
 class CalibrationError(ValueError):
@@ -66,6 +69,8 @@ def read_json(path: str | Path, what: str = "calibration", error=CalibrationErro
         raise error(f"{path}: cannot read ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise error(f"{path}: not a JSON {what} file ({exc})") from None
+    except RecursionError:
+        raise error(f"{path}: JSON nested too deeply to read") from None
 
 
 def load(path: str | Path) -> Calibration:
@@ -80,13 +85,65 @@ def load(path: str | Path) -> Calibration:
         K = np.array(data["camera"]["K"], np.float64).reshape(3, 3)
         dist = np.array(data["camera"]["dist"], np.float64).ravel()
         field = "colors"
-        colors = ColorProfile.from_dict(data["colors"]) if data.get("colors") else default_colors()
+        colors = _colors(data["colors"]) if data.get("colors") else default_colors()
         field = "homography"
         H = None if data.get("homography") is None else np.array(data["homography"], np.float64).reshape(3, 3)
         field = "image_size"
-        size = tuple(int(v) for v in data["image_size"])
-    except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
+        size = tuple(data["image_size"])
+        if not all(type(v) is int for v in size):
+            raise ValueError("width and height must be whole numbers of pixels")
+        field = "mm_per_px"
+        mm_per_px = float(data.get("mm_per_px", 1.0))
+    except (KeyError, TypeError, ValueError, OverflowError, np.linalg.LinAlgError) as exc:
         raise CalibrationError(f"{path}: field {field!r} is missing or malformed ({exc})") from None
-    return Calibration(layout, size, K, dist, data["camera"].get("source", "unknown"), colors, H,
-                       data.get("reprojection_mm"), float(data.get("mm_per_px", 1.0)),
-                       {k: v for k, v in data.items() if k not in KNOWN})
+    calibration = Calibration(layout, size, K, dist, data["camera"].get("source", "unknown"), colors, H,
+                              data.get("reprojection_mm"), mm_per_px,
+                              {k: v for k, v in data.items() if k not in KNOWN})
+    problem = check(calibration)
+    if problem:
+        raise CalibrationError(f"{path}: {problem}")
+    return calibration
+
+
+def _colors(data: dict) -> ColorProfile:
+    for name, colour in data.items():
+        try:
+            shapes = np.shape(colour["mean"]), np.shape(colour["cov"])
+        except ValueError:
+            shapes = None
+        if shapes != ((3,), (3, 3)):
+            raise ValueError(f"colour {name!r}: expected a 'mean' of 3 numbers and a 3 x 3 'cov'")
+    return ColorProfile.from_dict(data)
+
+
+def check(cal: Calibration) -> str | None:
+    """What makes a calibration unusable, as "field 'name': what is wrong", or None."""
+    area = cal.layout.area
+    w, h = area if len(area) == 2 and not any(isinstance(v, bool) for v in area) else (0, 0)
+    numbers = {"layout.area": cal.layout.area, "camera.K": cal.K, "camera.dist": cal.dist,
+               "homography": cal.H if cal.H is not None else 0.0, "mm_per_px": cal.mm_per_px,
+               "layout.markers": [(m.x, m.y, m.side) for m in cal.layout.markers] or 0.0,
+               "colors": cal.colors.inv_covs, "colors.mean": cal.colors.means}
+    for name, value in numbers.items():
+        try:
+            finite = np.all(np.isfinite(np.asarray(value, np.float64)))
+        except (TypeError, ValueError):
+            finite = False
+        if not finite:
+            return f"field {name!r}: must hold finite numbers"
+    rules = (("layout.area", MIN_AREA <= w <= MAX_AREA and MIN_AREA <= h <= MAX_AREA,
+              f"two sides of {MIN_AREA:g} to {MAX_AREA:g} mm"),
+             ("layout.markers", len(cal.layout.markers) >= 1, "at least one marker"),
+             ("camera.K", cal.K[0, 0] > 0 and cal.K[1, 1] > 0 and cal.K[2, 2] == 1, "a camera matrix, focal lengths over 0"),
+             ("camera.dist", cal.dist.size in (4, 5, 8, 12, 14), "4, 5, 8, 12 or 14 distortion coefficients"),
+             ("image_size", len(cal.image_size) == 2 and all(MIN_SIDE <= v <= MAX_SIDE for v in cal.image_size),
+              f"width and height in pixels, {MIN_SIDE} to {MAX_SIDE}"),
+             ("mm_per_px", MM_PER_PX[0] <= cal.mm_per_px <= MM_PER_PX[1],
+              f"between {MM_PER_PX[0]:g} and {MM_PER_PX[1]:g} (the top view's mm per pixel)"),
+             ("colors", cal.colors.means.ndim == 2 and cal.colors.means.shape[1:] == (3,)
+              and bool(np.all(np.linalg.eigvalsh(cal.colors.inv_covs) > 0)),
+              "per colour a mean of 3 numbers and a 3 x 3 covariance that is positive definite"))
+    for name, ok, expected in rules:
+        if not ok:
+            return f"field {name!r}: expected {expected}"
+    return None

@@ -40,6 +40,7 @@ NEAR = 0.15                                  # log-ratio distance of a pixel to 
 INK = 0.35                                   # ... beyond which it is ink
 MAX_SAMPLES = 4000
 SHADE = (-0.45, -0.08)                       # log ratio of cloth in a shadow (no darker: a piece)
+MAX_MAT_ERROR = 2.0                          # mm: corner cards laid out for another area fit worse
 
 
 class EnrolError(ValueError):
@@ -118,6 +119,9 @@ def _view(frame: np.ndarray, K, dist, height: float, name: str) -> PlaneView:
         fit = fit_plane(layout(), find_markers(gray), K, dist)
     except MatNotFound as exc:
         raise EnrolError(f"{name}: the corner cards are not in the photo ({exc})") from None
+    if fit.rms_mm > MAX_MAT_ERROR:
+        raise EnrolError(f"{name}: not an enrolment photo: the corner cards are not around the "
+                         f"{AREA[0]:g} x {AREA[1]:g} mm area of the enrolment guide (markers {fit.rms_mm:.0f} mm off)")
     w, h = AREA
     return plane_view(frame, fit, K, dist, (-12.0, -12.0, w + 12.0, h + 12.0), height)
 

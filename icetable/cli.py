@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -16,6 +17,9 @@ from icetable.threads import one_blas_thread
 one_blas_thread()       # before any command imports numpy
 
 from icetable import commands  # noqa: E402
+
+INTERNAL = 70           # exit code of a bug (EX_SOFTWARE); ICETABLE_DEBUG=1 shows its traceback
+BROKEN_PIPE = 141       # the reader of the output went away (`| head`): a Unix tool's 128 + SIGPIPE
 
 
 class UserError(Exception):
@@ -58,16 +62,55 @@ def _unavailable(sub, name: str, exc: Exception) -> None:
     p.set_defaults(run=run)
 
 
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The parsed command line; an argument no parser knows is told by the subcommand's name."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        parser.exit(2, f"icetable {args.command}: unrecognized arguments: {' '.join(extra)} "
+                       f"(--help lists what it takes)\n")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    """Run the command line; returns the exit code. Nothing ends in a traceback: bad input is
+    one line and exit 2 (or the command's own code), output cut short by a closed pipe (`| head`)
+    ends quietly, and a bug is one line and exit 70."""
+    args = parse(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()          # a closed pipe shows here, not at exit
+        return code
     except UserError as exc:
-        print(f"icetable {args.command}: {exc}", file=sys.stderr)
+        _say(f"icetable {args.command}: {exc}")
         return exc.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return BROKEN_PIPE
+    except Exception as exc:  # noqa: BLE001 - the last resort: one line, never a traceback
+        if os.environ.get("ICETABLE_DEBUG"):
+            raise
+        _say(f"icetable {args.command}: internal error {type(exc).__name__}: {exc} "
+             f"(a bug; ICETABLE_DEBUG=1 shows where)")
+        return INTERNAL
+
+
+def _say(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (BrokenPipeError, ValueError):
+        pass
+
+
+def _quiet_stdout() -> None:
+    """The reader of standard output has gone: point it at /dev/null so that Python's own flush
+    at exit does not report the broken pipe."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -84,12 +84,13 @@ def test_calibrate_refuses_corner_cards_laid_out_for_another_area(tmp_path):
     empty = scene_from_dict({"format": "icetable-scene/1", "game": "icepirates", "pieces": []})
     cv2.imwrite(str(tmp_path / "table.png"), render(empty, layout, random_config(7, layout.area, (1280, 720))).image)
     out = tmp_path / "cal.json"
-    out.write_text("kept")
+    kept = (SAMPLES / "calibration-cam720-daylight.json").read_text()     # an earlier calibration
+    out.write_text(kept)
     wrong = _cli("calibrate", str(tmp_path / "table.png"), "--views", "1", "-o", str(out))   # 600x450
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
     said = wrong.stderr.strip().splitlines()[-1]
     assert "reprojection error" in said and "--area 600x450" in said and "not written" in said
-    assert out.read_text() == "kept"
+    assert out.read_text() == kept
     right = _cli("calibrate", str(tmp_path / "table.png"), "--views", "1", "--area", "700x500", "-o", str(out))
     assert right.returncode == 0, right.stderr
     calibration = load(out)

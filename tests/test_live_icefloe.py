@@ -60,6 +60,7 @@ def test_no_warning_is_left_on_the_table(icefloe):
     assert state["warnings"] == []
 
 
+@pytest.mark.slow
 def test_icefloe_demo_through_the_real_detector(tmp_path):
     """The same game read by vision.detector: misread pyramid sizes and tile faces are forgiven
     by the game (IceFloe pieces never change), every action is found and the scores are right."""

@@ -41,6 +41,7 @@ def results():
     return out
 
 
+@pytest.mark.slow
 def test_the_sample_sets_cover_what_the_games_show(results):
     truths = [t for _, t, _, _ in results]
     assert len([t for t in truths if t.game == "icefloe"]) >= 12 and len(truths) >= 24
@@ -51,6 +52,7 @@ def test_the_sample_sets_cover_what_the_games_show(results):
     assert {t.of_type("die")[0].suit for t in truths if t.of_type("die")} >= {"suns", "moons"}
 
 
+@pytest.mark.slow
 def test_every_field_is_read_right_for_nearly_every_piece(results):
     total = Score()
     for _, truth, detected, hidden in results:
@@ -60,17 +62,20 @@ def test_every_field_is_read_right_for_nearly_every_piece(results):
     assert total.missing + total.extra <= 0.005 * total.pieces
 
 
+@pytest.mark.slow
 def test_most_images_are_entirely_right(results):
     right = sum(score(truth, detected, hidden).images_right for _, truth, detected, hidden in results)
     assert right >= IMAGES_RIGHT * len(results)
 
 
+@pytest.mark.slow
 def test_icefloe_reports_give_the_truths_floes_and_weights(results):
     icefloe = [(t, d) for game, t, d, hidden in results if game == "icefloe" and not hidden]
     same = sum(floes(t) == floes(d) for t, d in icefloe)
     assert same >= FLOES_SAME * len(icefloe)
 
 
+@pytest.mark.slow
 def test_positions_are_within_a_few_millimetres(results):
     total = Score()
     for _, truth, detected, hidden in results:
@@ -79,6 +84,7 @@ def test_positions_are_within_a_few_millimetres(results):
     assert distances[len(distances) // 2] <= 1.5 and distances[int(0.95 * len(distances))] <= 4.0
 
 
+@pytest.mark.slow
 def test_pieces_by_an_arm_are_flagged_uncertain(results):
     near = [(t, d, hidden) for _, t, d, hidden in results if hidden]
     assert near
@@ -89,6 +95,7 @@ def test_pieces_by_an_arm_are_flagged_uncertain(results):
         assert len(seen.mistakes) <= 2
 
 
+@pytest.mark.slow
 def test_pyramids_beside_an_arm_are_found(results):
     for _, truth, detected, hidden in results:
         if hidden:
@@ -96,6 +103,7 @@ def test_pyramids_beside_an_arm_are_found(results):
             assert not missing, missing
 
 
+@pytest.mark.slow
 def test_tiles_whose_centre_numeral_a_large_pyramid_hides_are_read_from_what_shows(results):
     covered = 0
     for game, truth, detected, hidden in results:

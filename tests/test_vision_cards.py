@@ -161,6 +161,7 @@ def test_card_angle_error_ignores_a_half_turn_and_which_side_is_called_width():
     assert (s.cards, s.cards_found, s.card_extra) == (1, 0, 1)
 
 
+@pytest.mark.slow
 def test_white_treasures_lying_on_a_white_card_are_found_lying():
     # Treasure is white or black, stored on a light home card. On white stock a white pyramid's
     # shaded side is darker than the card and its lit side barely brighter: often only the lit
@@ -178,6 +179,7 @@ def test_white_treasures_lying_on_a_white_card_are_found_lying():
     assert right >= 15
 
 
+@pytest.mark.slow
 def test_white_treasures_standing_on_a_white_card_are_found_standing():
     # The rules do not say how treasure lies on a home. A white pyramid standing on white stock
     # shows its dark faces and shadow beside faces as pale as the card, as a lying one does:

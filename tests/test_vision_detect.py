@@ -309,6 +309,7 @@ HELD_OUT_READINGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, seed, number, pid, within, reading", HELD_OUT_READINGS,
                          ids=[f"{g}-{seed}-{n}-{pid}" for g, seed, n, pid, _, _ in HELD_OUT_READINGS])
 def test_held_out_pieces_once_misread_are_read_right(game, seed, number, pid, within, reading):
@@ -351,6 +352,7 @@ HELD_OUT_CLUSTERS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, seed, number, pids", HELD_OUT_CLUSTERS,
                          ids=[f"{g}-{seed}-{n}" for g, seed, n, _ in HELD_OUT_CLUSTERS])
 def test_touching_lying_pieces_of_one_colour_are_each_read(game, seed, number, pids):
@@ -485,7 +487,9 @@ def test_detect_prints_a_valid_scene():
 @pytest.mark.parametrize("make, message", [
     (lambda p: p.write_text("not an image"), "not an image"),
     (lambda p: cv2.imwrite(str(p), np.full((720, 1280, 3), 10, np.uint8)), "too dark"),
-    (lambda p: cv2.imwrite(str(p), np.full((720, 1280, 3), 128, np.uint8)), "too blurred"),
+    (lambda p: cv2.imwrite(str(p), cv2.GaussianBlur(cv2.imread(str(SAMPLES / "icehouse" / "icehouse-01.jpg")),
+                                                    (0, 0), 5)), "too blurred"),
+    (lambda p: cv2.imwrite(str(p), np.full((720, 1280, 3), 128, np.uint8)), "no calibration mat"),   # blank
 ])
 def test_bad_frames_get_one_clear_line(tmp_path, make, message):
     path = tmp_path / "frame.png"

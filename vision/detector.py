@@ -34,6 +34,7 @@ HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under i
 CARD_SIDE = 4.0         # mm: a blob's side of a card's edge narrower than this everywhere is a rim
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
+MIN_CONTRAST = 4.0      # standard deviation of the grey levels below which a frame shows nothing
 CARD_GAMES = ("icepirates",)    # games with home cards (postcards) on the table
 # Games whose pieces need a pipeline of their own: game -> function(detector, frame, game) -> Scene.
 GAME_PIPELINES: dict = {}
@@ -44,12 +45,14 @@ class FrameError(ValueError):
 
 
 def check_frame(frame: np.ndarray) -> np.ndarray:
-    """The frame's grey image, or FrameError if it is too dark or too blurred to read."""
+    """The frame's grey image, or FrameError if it is blank, too dark or too blurred to read."""
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    brightness = float(small.mean())
+    small = cv2.resize(gray, (max(1, gray.shape[1] // 2), max(1, gray.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    brightness, contrast = (float(v[0, 0]) for v in cv2.meanStdDev(small))
     if brightness < MIN_BRIGHTNESS:
         raise FrameError(f"frame too dark (mean level {brightness:.0f} of 255, need {MIN_BRIGHTNESS:.0f})")
+    if contrast < MIN_CONTRAST:
+        raise FrameError(f"no calibration mat in the frame: the picture is blank (one even level, {brightness:.0f} of 255)")
     sharpness = float(cv2.Laplacian(small, cv2.CV_32F).var())
     if sharpness < MIN_SHARPNESS:
         raise FrameError(f"frame too blurred (sharpness {sharpness:.1f}, need {MIN_SHARPNESS:.0f})")

@@ -261,8 +261,9 @@ def planned_calibration(game: str, image: dict) -> Calibration:
     return calibration_for(image["camera"], image["light"], AREAS[game], image["calibration_seed"] * 7)
 
 
-def write_set(game: str, out_dir: Path, base_seed: int = 1000) -> list[Path]:
-    """Render the sample set of `game` into `out_dir`; returns the images written."""
+def write_set(game: str, out_dir: Path, base_seed: int = 1000, report=None) -> list[Path]:
+    """Render the sample set of `game` into `out_dir`; returns the images written (each also
+    given to `report`, when given, as it is written)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for image in plan(game, base_seed):
@@ -276,4 +277,6 @@ def write_set(game: str, out_dir: Path, base_seed: int = 1000) -> list[Path]:
                            "hidden": frame.hidden, "calibration": image["calibration"]}
         (out_dir / f"{image['stem']}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         written.append(out_dir / f"{image['stem']}.jpg")
+        if report:
+            report(written[-1])
     return written

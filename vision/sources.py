@@ -34,6 +34,8 @@ class Grab:
 def read_image(path: str | Path) -> np.ndarray:
     """A BGR image from a file; FrameSourceError if it is missing or not an image."""
     path = Path(path)
+    if path.is_dir():
+        raise FrameSourceError(f"{path}: is a folder; give one image file")
     if not path.is_file():
         raise FrameSourceError(f"{path}: no such file")
     frame = cv2.imread(str(path), cv2.IMREAD_COLOR)

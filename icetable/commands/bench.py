@@ -8,11 +8,13 @@ from pathlib import Path
 
 from icetable.cli import UserError
 
-BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
+ROOT = Path(__file__).resolve().parents[2]         # the source checkout, or site-packages
+INSTALLED = Path(__file__).resolve().parents[1] / "bench"      # `icetable.bench`, from setup.py
+BENCH_DIR = INSTALLED if INSTALLED.is_dir() else ROOT / "bench"
 
 
 def register(sub) -> None:
-    p = sub.add_parser("bench", help="run the benchmarks in bench/ (from a source checkout)")
+    p = sub.add_parser("bench", help="run the benchmarks in bench/ (the vision one reads sample_images/ of a source checkout)")
     p.add_argument("names", nargs="*", help="benchmarks to run (default: all); e.g. referee_icehouse")
     p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     p.add_argument("--all-cores", action="store_true",
@@ -27,14 +29,14 @@ def available() -> dict[str, Path]:
 def run(args) -> int:
     scripts = available()
     if not scripts:
-        raise UserError(f"no benchmarks found in {BENCH_DIR} (run from a source checkout)")
+        raise UserError(f"no benchmarks found in {BENCH_DIR}")
     if args.list:
         print("\n".join(scripts))
         return 0
     unknown = [n for n in args.names if n not in scripts]
     if unknown:
         raise UserError(f"unknown benchmark {unknown[0]!r} (one of {', '.join(scripts)})")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(BENCH_DIR.parent), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     pin = None if args.all_cores else _one_core
     print(f"machine: {os.cpu_count()} cores; benchmarks on {'all cores' if pin is None else 'one core'}")
     failed = 0

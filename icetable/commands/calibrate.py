@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from calibration.calibfile import default_colors, save
+from calibration.calibfile import FORMAT, default_colors, save
 from calibration.enrol import enrol_into
 from calibration.homography import MatNotFound
 from calibration.intrinsics import calibrate as fit_intrinsics
@@ -12,10 +12,13 @@ from calibration.layout import PALETTE_COLORS, PAPERS, cards_layout, sheet_layou
 from calibration.palette import learn_colors
 from calibration.paleness import pale_table_warning
 from calibration.session import CalibrationFailed, build, collect_board_views, collect_mat_views
+from icetable import checks
 from icetable.cli import UserError
 from vision.sources import FrameSourceError, open_frames, read_image
 
 MAX_FRAMES = 300      # frames read from a camera or video before giving up
+MAX_AREA = 3000.0     # mm: the largest play-area side (corner cards farther apart are not seen)
+MAX_VIEWS = 50
 MAX_ERROR = 2.0       # mm: a table plane fit worse than this is not written (a right layout fits
                       # within 1 mm; corner cards laid out for another --area miss by 2 to 30 mm)
 
@@ -26,13 +29,15 @@ def register(sub) -> None:
     p.add_argument("--mat", default="cards", choices=tuple(PAPERS) + ("cards",),
                    help="the printed target: a4, letter, a3 sheet, or cards (default) around --area")
     p.add_argument("--area", default="600x450", help="play area WxH in mm for corner cards (default 600x450)")
-    p.add_argument("--views", type=int, default=5, help="mat views to collect (default 5)")
+    p.add_argument("--views", type=int, default=5, help=f"mat views to collect (default 5, at most {MAX_VIEWS})")
     p.add_argument("--charuco", metavar="SOURCE", help="views of the ChArUco board for the lens intrinsics")
     p.add_argument("--palette", metavar="IMAGE", help="photo of the pyramids on the palette sheet")
     p.add_argument("--enrol", nargs="+", metavar="PHOTO",
                    help="learn your piecepack from photos of it in the enrolment arrangement: "
                         "faces, backs and optionally pyramids (docs/vision-piecepack.md)")
-    p.add_argument("--out", "-o", default="calibration.json", help="calibration file to write")
+    p.add_argument("--out", "-o", default="calibration.json",
+                   help="calibration file to write (an earlier calibration there is replaced)")
+    p.add_argument("--force", action="store_true", help="overwrite --out even if it is not a calibration file")
     p.add_argument("--max-error", type=float, default=MAX_ERROR, metavar="MM",
                    help=f"refuse a table plane whose reprojection error is over this (default {MAX_ERROR:g} mm)")
     p.set_defaults(run=run)
@@ -41,13 +46,7 @@ def register(sub) -> None:
 def _layout(args):
     if args.mat != "cards":
         return sheet_layout(args.mat)
-    try:
-        w, h = (float(v) for v in args.area.lower().split("x"))
-    except ValueError:
-        raise UserError(f"--area must look like 600x450 (mm), got {args.area!r}") from None
-    if w <= 0 or h <= 0:
-        raise UserError(f"--area must be positive, got {args.area!r}")
-    return cards_layout(w, h)
+    return cards_layout(*checks.size("--area", args.area, 100.0, MAX_AREA))
 
 
 def _check_fit(rms_mm: float, args) -> None:
@@ -68,7 +67,20 @@ def _show(progress) -> None:
     print(f"\r{progress.line()[:100]:100s}", end="", file=sys.stderr, flush=True)
 
 
+def _check(args) -> None:
+    """Options in range, and --out not one of the inputs nor a file other than a calibration."""
+    checks.number("--views", args.views, 1, MAX_VIEWS)
+    checks.number("--max-error", args.max_error, 0.1, 1000.0)
+    inputs = [args.source, args.charuco, args.palette, *(args.enrol or ())]
+    checks.output(args.out, "--out", inputs, _calibration, args.force)
+
+
+def _calibration(path: Path) -> bool:
+    return checks.json_with(path, lambda d: d.get("format") == FORMAT)
+
+
 def run(args) -> int:
+    _check(args)
     layout = _layout(args)
     try:
         K = dist = None
@@ -90,6 +102,7 @@ def run(args) -> int:
                       "the sheet (no pyramid there, or one as pale as the grey field); the shipped profile "
                       "stands in for them", file=sys.stderr)
         if args.enrol:
+            print(f"learning the piecepack from {len(args.enrol)} photos ...", file=sys.stderr, flush=True)
             calibration = enrol_into(calibration, args.enrol)
             print(f"piecepack enrolled from {len(args.enrol)} photos", file=sys.stderr)
     except (FrameSourceError, CalibrationFailed) as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
+from icetable import checks
 from icetable.cli import UserError
 from referee.dimensions import DEFAULT, load_dimensions
 from referee.evaluate import evaluate
@@ -23,11 +24,10 @@ def register(sub) -> None:
 
 def run(args) -> int:
     try:
-        if args.scene == "-":
-            scene = load_scene("<stdin>", sys.stdin.read())
-        else:
-            scene = load_scene(args.scene)
-        dims = _dimensions(args.dims)
+        with checks.deep_json(args.scene if args.scene != "-" else "<stdin>"):
+            scene = load_scene("<stdin>", sys.stdin.read()) if args.scene == "-" else load_scene(args.scene)
+        with checks.deep_json(args.dims):
+            dims = _dimensions(args.dims)
         report = evaluate(scene, dims=dims, options=parse_options(args.option))
     except (SceneError, OptionError) as exc:
         raise UserError(str(exc)) from None

@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 
+from icetable import checks
 from icetable.cli import UserError
 from icetable.commands.live import server_options, start_server
 
@@ -21,7 +22,7 @@ def register(sub) -> None:
     p.add_argument("--no-serve", action="store_true",
                    help="no web server: play as fast as possible, print the events and final scores")
     p.add_argument("--until-end", action="store_true", help="stop serving once the game is over")
-    p.add_argument("--speed", type=float, default=1.0, help="playback speed when serving (default 1.0)")
+    p.add_argument("--speed", type=float, default=1.0, help="playback speed when serving (default 1.0, up to 100)")
     server_options(p)
     p.set_defaults(run=run)
 
@@ -36,8 +37,7 @@ def _folder(args) -> Path:
 
 
 def run(args) -> int:
-    if args.speed <= 0:
-        raise UserError(f"--speed {args.speed}: must be positive")
+    checks.number("--speed", args.speed, 0.01, 100.0)
     folder = _folder(args)
     from icetable.commands.serve import open_app
     from icetable.live.demo import Demo
@@ -46,12 +46,28 @@ def run(args) -> int:
     served = None if args.no_serve else start_server(app, args)    # the port checked before a table is stored
     try:
         demo = Demo(app, folder, picture_every=None if args.no_serve else 0.4)
-    except ValueError as exc:
-        raise UserError(f"{folder}: {exc}") from None
+    except (ValueError, RuntimeError) as exc:
+        raise checks.named(folder, exc) from None
     if served is None:
-        demo.play()
+        print("playing the recording as fast as it reads (each event as it happens):", file=sys.stderr, flush=True)
+        demo.play(each=_Events(demo))
         return _report(demo)
     return _serve(demo, args, *served)
+
+
+class _Events:
+    """Prints the live loop's events as they are logged (called after every frame)."""
+
+    def __init__(self, demo):
+        self.log, self.shown = demo.loop.log, 0
+
+    def __call__(self) -> None:
+        for entry in self.log[self.shown:]:
+            e = entry.event
+            codes = ", ".join(sorted({w["code"] for w in entry.warnings}))
+            print(f"{entry.t:7.2f}s  {e['kind']:8} {e['id']:10} {_what(e['piece'])}"
+                  + (f"  warnings: {codes}" if codes else ""), flush=True)
+        self.shown = len(self.log)
 
 
 def _serve(demo, args, clock, public: str) -> int:
@@ -61,7 +77,7 @@ def _serve(demo, args, clock, public: str) -> int:
     print(f"icetable demo: table page {page}\ncamera view {public}/t/{demo.code}/camera/view\n"
           f"watch on a phone (the simulated players hold every seat):\n{qr_text(page)}", flush=True)
     try:
-        demo.play(realtime=True, speed=args.speed)
+        demo.play(realtime=True, speed=args.speed, each=_Events(demo))
         status = _report(demo)
         if args.until_end:
             time.sleep(2.0)          # let the phones and the table page show the final scores
@@ -74,12 +90,7 @@ def _serve(demo, args, clock, public: str) -> int:
 
 
 def _report(demo) -> int:
-    """Print the events and the final scores; 0 when they are the recording's ground truth."""
-    for entry in demo.loop.log:
-        e = entry.event
-        codes = ", ".join(sorted({w["code"] for w in entry.warnings}))
-        print(f"{entry.t:7.2f}s  {e['kind']:8} {e['id']:10} {_what(e['piece'])}"
-              + (f"  warnings: {codes}" if codes else ""))
+    """Print the final scores; 0 when they are the recording's ground truth."""
     state = demo.state()
     scores = state["game"]["scores"] if state.get("game") else {}
     truth = demo.truth["final_scores"]

@@ -2,19 +2,24 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from calibration.calibfile import CalibrationError, load
+from calibration.fitness import misfits
+from icetable import checks
 from icetable.cli import UserError
 from referee.scene import GAMES
-from vision.detector import Detector, FrameError
+from vision.detector import GAME_PIPELINES, Detector, FrameError
 from vision.sources import FrameSourceError, read_image
+
+MIN_TILES = 4           # piecepack tiles that make a frame look like IceFloe or Iceberg
 
 
 def register(sub) -> None:
     p = sub.add_parser("detect", help="print the scene (SCENE.md JSON) seen in an image")
     p.add_argument("image", help="a photo or frame of the table with the calibration mat")
     p.add_argument("--calibration", "-c", required=True, help="calibration file from `icetable calibrate`")
-    p.add_argument("--game", choices=GAMES, default="icehouse", help="the game on the table")
+    p.add_argument("--game", choices=GAMES, default="icehouse", help="the game on the table (default icehouse)")
     p.set_defaults(run=run)
 
 
@@ -22,10 +27,36 @@ def run(args) -> int:
     try:
         calibration = load(args.calibration)
         frame = read_image(args.image)
-        scene = Detector(calibration).detect(frame, args.game)
-    except (CalibrationError, FrameSourceError) as exc:
+        detector = Detector(calibration)
+        scene = detector.detect(frame, args.game)       # FrameError first: the frame cannot be read
+        warnings = [f"{args.calibration}: {line}" for line in misfits(calibration, frame)]
+        hint = _game_hint(detector, frame, args.game, scene)
+    except CalibrationError as exc:         # an enrolled piecepack section does not name the file
+        raise checks.named(args.calibration, exc) from None
+    except FrameSourceError as exc:
         raise UserError(str(exc)) from None
     except FrameError as exc:
         raise UserError(f"{args.image}: {exc}", code=3) from None
+    for line in warnings + ([f"{args.image}: {hint}"] if hint else []):
+        _warn(line)
     print(json.dumps(scene.to_dict(), indent=2))
     return 0
+
+
+def _game_hint(detector, frame, game: str, scene) -> str | None:
+    """A warning when the frame does not look like `game`: piecepack tiles under a pyramid
+    game, none under a piecepack game."""
+    piecepack = game in GAME_PIPELINES
+    seen = scene if piecepack else GAME_PIPELINES["icefloe"](detector, frame, "icefloe")
+    tiles = len(seen.of_type("tile"))
+    if piecepack and tiles == 0:
+        return f"no piecepack tiles seen: does the table hold {game}? (--game icehouse or icepirates for pyramids)"
+    if not piecepack and tiles >= MIN_TILES:
+        return f"{tiles} piecepack tiles seen: this looks like IceFloe or Iceberg, not {game} (--game icefloe or iceberg)"
+    return None
+
+
+def _warn(line: str) -> None:
+    print(f"icetable detect: warning: {line}", file=sys.stderr)
+
+

@@ -23,7 +23,7 @@ def register(sub) -> None:
 
 def server_options(p) -> None:
     """The web server's options (read by `serve.open_app`)."""
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    p.add_argument("--host", "--bind", dest="host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--data-dir", default="icetable-data", help="folder of the SQLite store (default ./icetable-data)")
     p.add_argument("--public-url", help="base URL phones use (default: this machine's LAN address)")
@@ -40,17 +40,24 @@ def start_server(app, args) -> tuple[threading.Event, str]:
     return start_clock(app), public
 
 
-def _source(spec: str, link):
+def _source(spec: str):
+    """The camera named by --camera (checked before the store is opened)."""
     from vision.feeds import PushSource
     from vision.sources import FrameSourceError, open_source
     if spec == "phone":
-        source = PushSource()
-        link.phone_frames(source.push)
-        return source
+        return PushSource()
     try:
         return open_source(spec)
     except FrameSourceError as exc:
         raise UserError(f"--camera {spec}: {exc}") from None
+
+
+def _missing(source, spec: str) -> None:
+    """Say on the terminal that the camera is not there (yet): the loop waits for it."""
+    cap = getattr(source, "cap", None)
+    if cap is not None and not cap.isOpened():
+        print(f"--camera {spec}: no camera there yet; waiting for one to be plugged in "
+              f"(the table page shows the camera's status)", file=sys.stderr, flush=True)
 
 
 def run(args) -> int:
@@ -64,20 +71,24 @@ def run(args) -> int:
         cal = load(args.calibration)
     except CalibrationError as exc:
         raise UserError(str(exc)) from None
+    source = _source(args.camera)
     app = open_app(args)
     clock, public = start_server(app, args)      # the port is checked before a table is stored
     code, token, host = open_table(app, args.game)
     link = InProcess(app, code, token)
-    source = _source(args.camera, link)
+    if args.camera == "phone":
+        link.phone_frames(source.push)
     join = f"{public}/t/{code}"
     print(f"icetable live: join at {join}\n{qr_text(join)}", flush=True)
     print(f"host (open on this laptop): {join}/camera/host?token={token}\n"
           f"phone as the camera: {join}/camera", file=sys.stderr, flush=True)
+    _missing(source, args.camera)
     try:
         while True:
+            print(f"waiting for the host to start a game at {join} ...", file=sys.stderr, flush=True)
             players = _wait_for_game(host, code)
             print(f"game started: {', '.join(players)}", file=sys.stderr, flush=True)
-            loop = live_loop(source, cal, args.game, players, link)
+            loop = live_loop(_Checked(source, cal, args.calibration), cal, args.game, players, link)
             loop.run(realtime=True, stop=_over(host, code))
             if getattr(source, "live", True) is False:
                 print("the video has ended; the server keeps running (Ctrl-C stops it)", file=sys.stderr)
@@ -107,3 +118,23 @@ class _over:
             game = self.host.get(f"/t/{self.code}/state").get_json().get("game") or {}
             self.done = game.get("status") != "playing"
         return self.done
+
+
+class _Checked:
+    """The camera source, which warns on the terminal, once, where the calibration does not
+    fit its first picture (another camera's size, another mat)."""
+
+    def __init__(self, source, calibration, name: str):
+        self.source, self.calibration, self.name_of_file, self.checked = source, calibration, name, False
+
+    def grab(self):
+        grab = self.source.grab()
+        if grab.frame is not None and not self.checked:
+            from calibration.fitness import misfits
+            self.checked = True
+            for line in misfits(self.calibration, grab.frame):
+                print(f"icetable live: warning: {self.name_of_file}: {line}", file=sys.stderr, flush=True)
+        return grab
+
+    def __getattr__(self, name):
+        return getattr(self.source, name)

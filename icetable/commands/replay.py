@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
+from icetable import checks
 from icetable.cli import UserError
 from referee.record import RecordError, replay
+from referee.scene import SCENE_FORMAT
 
 
 def register(sub) -> None:
@@ -17,8 +20,12 @@ def register(sub) -> None:
 
 def run(args) -> int:
     try:
-        result = replay(args.record)
+        with checks.deep_json(args.record):
+            result = replay(args.record)
     except RecordError as exc:
+        if checks.json_with(Path(args.record), lambda d: d.get("format") == SCENE_FORMAT):
+            raise UserError(f"{args.record}: a scene file, not a game record (JSON Lines, docs/records.md); "
+                            f"`icetable check` reads scenes") from None
         raise UserError(str(exc)) from None
     if not args.quiet:
         for step, verdict in result.verdicts:

@@ -1,11 +1,15 @@
 """`icetable serve`: the web app for phones and the table page, on gevent's WSGI server."""
 from __future__ import annotations
 
+import re
 import signal
 import socket
+import sqlite3
 import sys
+from importlib import resources
 from pathlib import Path
 
+from icetable import checks
 from icetable.cli import UserError
 
 
@@ -40,8 +44,9 @@ def open_app(args):
     """The app on the store in --data-dir, which is created if needed, or on --database;
     UserError (one line naming the store, and its last backup) when it cannot be used."""
     from webapp import create_app
-    from webapp.db import StoreError
+    from webapp.db import DB_NAME, StoreError
 
+    check_server_options(args)
     data = Path(args.data_dir)
     try:
         data.mkdir(parents=True, exist_ok=True)
@@ -50,10 +55,45 @@ def open_app(args):
     database = getattr(args, "database", None)
     if database and not database.startswith(("postgresql://", "postgres://")):
         raise UserError(f"--database {database}: give a postgresql:// URL")
+    if not database:
+        refuse_foreign(data / DB_NAME)
     try:
         return create_app({"DATA_DIR": str(data.resolve()), "DATABASE_URL": database})
     except StoreError as exc:
         raise UserError(str(exc)) from None
+
+
+def refuse_foreign(path: Path) -> None:
+    """UserError unless `path` is absent, empty, or an SQLite file of icetable's store (one
+    holding tables of which none is the store's is another program's): the store never writes
+    into another program's file."""
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
+        return
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        raise UserError(f"{path}: not an SQLite database; icetable will not write into it "
+                        f"(move it away or choose another --data-dir)") from None
+    foreign = sorted(n for n in names if not n.startswith("sqlite_"))
+    if foreign and not names & _store_tables():
+        raise UserError(f"{path}: another program's database (tables {', '.join(foreign[:5])}); "
+                        f"icetable will not add its tables to it (choose another --data-dir)")
+
+
+def _store_tables() -> set[str]:
+    """The tables of icetable's store, as its schema creates them."""
+    schema = resources.files("webapp").joinpath("schema.sql").read_text(encoding="utf-8")
+    return set(re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", schema, re.IGNORECASE))
+
+
+def check_server_options(args) -> None:
+    """--bind/--host an address, --port a port: checked before the store is opened."""
+    checks.address("--bind", args.host)
+    checks.port("--port", args.port)
 
 
 def listen(app, args):
@@ -62,12 +102,10 @@ def listen(app, args):
     becomes the app's PUBLIC_URL."""
     from webapp.serving import make_server
 
-    if not 0 <= args.port <= 65535:
-        raise UserError(f"--port {args.port}: must be between 0 and 65535")
     try:
         server = make_server(app, args.host, args.port)
-    except OSError as exc:
-        raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {getattr(exc, 'strerror', None) or exc}") from None
     host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     public = (args.public_url or f"http://{host}:{server.server_port}").rstrip("/")
     app.config["PUBLIC_URL"] = public

@@ -53,9 +53,14 @@ class Demo:
     def table_url(self) -> str:
         return f"/t/{self.code}/table"
 
-    def play(self, realtime: bool = False, speed: float = 1.0, stop=None) -> dict:
-        """Run the recording to its end, end the game, and return the final state of the table."""
-        self.loop.run(realtime=realtime, speed=speed, stop=stop, between=self._phones)
+    def play(self, realtime: bool = False, speed: float = 1.0, stop=None, each=None) -> dict:
+        """Run the recording to its end, end the game, and return the final state of the table;
+        `each()`, when given, is called after every frame (to show progress)."""
+        def between():
+            self._phones()
+            if each is not None:
+                each()
+        self.loop.run(realtime=realtime, speed=speed, stop=stop, between=between)
         self.host.post(f"/t/{self.code}/host/end", json={})
         return self.state()
 

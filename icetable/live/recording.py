@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from shapely.geometry import LineString
 
-from calibration.calibfile import Calibration, save
+from calibration.calibfile import Calibration, read_json, save
 from calibration.layout import cards_layout
 from referee.dimensions import DEFAULT
 from icetable.live.scripts import Script
@@ -169,11 +169,22 @@ def make_recording(out_dir: Path, script: Script, size=(1280, 720), fps: float =
     return video
 
 
+TRUTH_FIELDS = {"game": str, "players": list, "options": dict, "final_scene": dict, "final_scores": dict,
+                "phone": list}
+JSON_NAMES = {str: "string", list: "array", dict: "object"}
+
+
 def load_truth(folder: Path) -> dict:
-    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
-    if truth.get("format") != FORMAT:
-        raise ValueError(f"{folder / 'truth.json'}: not an {FORMAT} file")
-    truth["final_scene"] = scene_from_dict(truth["final_scene"], str(folder / "truth.json"))
+    """The recording's truth.json; ValueError naming the file and field when it is not one."""
+    path = folder / "truth.json"
+    truth = read_json(path, "recording truth", ValueError)
+    if not isinstance(truth, dict) or truth.get("format") != FORMAT:
+        raise ValueError(f"{path}: field 'format': not an {FORMAT} file")
+    truth.setdefault("phone", [])
+    for name, kind in TRUTH_FIELDS.items():
+        if not isinstance(truth.get(name), kind):
+            raise ValueError(f"{path}: field {name!r}: missing or not a JSON {JSON_NAMES[kind]}")
+    truth["final_scene"] = scene_from_dict(truth["final_scene"], str(path))
     return truth
 
 

@@ -215,8 +215,9 @@ def render_one(game: str, base_seed: int, i: int):
                                "height_mm": round(-float(cam.C[2]), 1), "hidden": frame.hidden}
 
 
-def write_set(game: str, out_dir: Path, base_seed: int = 7000) -> list[Path]:
-    """Render the sample set of `game` into `out_dir`; returns the images written."""
+def write_set(game: str, out_dir: Path, base_seed: int = 7000, report=None) -> list[Path]:
+    """Render the sample set of `game` into `out_dir`; returns the images written (each also
+    given to `report`, when given, as it is written)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for i in range(COUNT[game]):
@@ -229,15 +230,18 @@ def write_set(game: str, out_dir: Path, base_seed: int = 7000) -> list[Path]:
         truth["render"] = {**facts, "calibration": cal_name}
         (out_dir / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         written.append(out_dir / f"{stem}.jpg")
+        if report:
+            report(written[-1])
     return written
 
 
-def write_all(root: Path, base_seed: int = 1000) -> list[Path]:
+def write_all(root: Path, base_seed: int = 1000, report=None, defaults: bool = True) -> list[Path]:
     """The IceFloe and Iceberg sample sets under `root` (and, for the committed sets' base seed
-    1000, the default profile first); other base seeds give held-out sets."""
-    if base_seed == 1000:
+    1000 with `defaults`, the shipped default profile first); other base seeds give held-out
+    sets. `report` is given each image as it is written."""
+    if base_seed == 1000 and defaults:
         write_default_profile()
-    return [path for game in COUNT for path in write_set(game, Path(root) / game, 6000 + base_seed)]
+    return [path for game in COUNT for path in write_set(game, Path(root) / game, 6000 + base_seed, report)]
 
 
 if __name__ == "__main__":     # python -m vision.piecepack.samples [ROOT]: regenerate the sets

@@ -1,0 +1,85 @@
+"""`icetable detect`: a calibration file checked on load and against the frame, the frame
+against --game; each problem named in one line, none blamed on the wrong thing."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.cli_helpers import CAL720, FRAME720, SAMPLES, calibration_with, cli, one_line
+
+
+def _set(path, value):
+    def change(data):
+        *parents, last = path
+        for key in parents:
+            data = data[key]
+        data[last] = value
+    return change
+
+
+@pytest.mark.parametrize("path, value, field", [
+    (("mm_per_px",), 0, "mm_per_px"),            # divided by zero
+    (("mm_per_px",), 0.01, "mm_per_px"),         # a top view of 60,000 px a side: hung
+    (("colors", "red", "mean"), [0.1, 0.2], "colors"),
+    (("camera", "K"), [[float("nan"), 0, 640], [0, 1000, 360], [0, 0, 1]], "camera.K"),   # blamed on the frame
+    (("camera", "dist"), [0.1, float("inf"), 0, 0, 0], "camera.dist"),
+    (("image_size",), [0, 720], "image_size"),
+    (("layout", "area"), [-600, 450], "layout.area"),
+])
+def test_a_broken_calibration_names_its_field(tmp_path, path, value, field):
+    cal = calibration_with(tmp_path, "cal.json", _set(path, value))
+    code, out, err = cli("detect", FRAME720, "-c", cal)
+    assert code == 2 and out == ""
+    one_line(err, "cal.json", field)
+
+
+def test_a_folder_is_not_an_image(tmp_path):
+    code, _, err = cli("detect", tmp_path, "-c", CAL720)
+    assert code == 2 and "is a folder" in one_line(err, str(tmp_path))
+
+
+def test_a_blank_frame_has_no_mat_rather_than_blur(tmp_path):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((720, 1280, 3), 200, np.uint8))
+    code, _, err = cli("detect", blank, "-c", CAL720)
+    line = one_line(err, "blank.png")
+    assert code == 3 and "no calibration mat" in line and "blurred" not in line
+
+
+def _warnings(err: str) -> list[str]:
+    assert "Traceback" not in err
+    return [line for line in err.splitlines() if "warning" in line]
+
+
+def test_another_camera_s_calibration_is_warned_of():
+    code, out, err = cli("detect", FRAME720, "-c", SAMPLES / "icehouse" / "calibration-cam1080-daylight.json")
+    assert code == 0 and out
+    [line] = _warnings(err)
+    assert "1920x1080" in line and "1280x720" in line
+
+
+def test_a_calibration_for_another_mat_is_warned_of():
+    code, _, err = cli("detect", FRAME720, "-c", SAMPLES / "icepirates" / "calibration-cam720-daylight.json")
+    [line] = _warnings(err)
+    assert code == 0 and "cards-700x500" in line and "mat in view" in line
+
+
+def test_a_piecepack_table_read_as_icehouse_is_warned_of():
+    frame = SAMPLES / "icefloe" / "icefloe-01.jpg"
+    code, _, err = cli("detect", frame, "-c", SAMPLES / "icefloe" / "icefloe-01.calibration.json")
+    [line] = _warnings(err)
+    assert code == 0 and "piecepack tiles" in line and "--game icefloe" in line
+    code, _, err = cli("detect", frame, "-c", SAMPLES / "icefloe" / "icefloe-01.calibration.json", "--game", "icefloe")
+    assert code == 0 and _warnings(err) == []
+
+
+def test_a_pyramid_table_read_as_iceberg_is_warned_of():
+    code, _, err = cli("detect", FRAME720, "-c", CAL720, "--game", "iceberg")
+    [line] = _warnings(err)
+    assert code == 0 and "no piecepack tiles" in line
+
+
+def test_the_right_calibration_and_game_give_no_warning():
+    code, out, err = cli("detect", FRAME720, "-c", CAL720)
+    assert code == 0 and '"pieces"' in out and err == ""
