@@ -26,6 +26,7 @@ one_blas_thread()
 import cv2  # noqa: E402
 
 from calibration.calibfile import CalibrationError, load  # noqa: E402
+from vision import colournet  # noqa: E402
 from vision.detector import Detector, FrameError  # noqa: E402
 from vision.evaluation import Score, percentile, sample_images, score  # noqa: E402
 
@@ -59,7 +60,7 @@ class Tally:
                 f"({self.right[key]}/{self.total[key]})" for key in sorted(self.total)]
 
 
-def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, int]:
+def measure(folder: Path, verbose: bool, model: Path | None) -> tuple[Score, dict, list, int]:
     total, groups, times, refused = Score(), defaultdict(Tally), [], 0
     detectors = {}
     for image_path, truth, hidden, cal_path in sample_images(folder, GAMES):
@@ -67,7 +68,7 @@ def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, int]:
         conditions = {k: info.get(k, "-") for k in ("light", "table", "plastic", "lens")}
         frame = cv2.imread(str(image_path))
         try:
-            detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path)))
+            detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path), reread=model))
             start = time.process_time()
             detected = detector.detect(frame, truth.game)
             times.append(time.process_time() - start)
@@ -118,10 +119,14 @@ def main(argv=None) -> int:
     parser.add_argument("--images", required=True, help="a photoreal split folder")
     parser.add_argument("--samples", default=str(ROOT / "sample_images"), help="the committed samples")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--model", default=str(colournet.MODEL),
+                        help="the colour network (vision.colournet; default the shipped one), or 'none'")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    total, groups, times, refused = measure(Path(args.images), args.verbose)
-    samples, _, _, _ = measure(Path(args.samples), False) if args.samples else (Score(), {}, [], 0)
+    model = None if args.model == "none" or not Path(args.model).exists() else Path(args.model)
+    print(f"colour network: {model or 'none'}")
+    total, groups, times, refused = measure(Path(args.images), args.verbose, model)
+    samples, _, _, _ = measure(Path(args.samples), False, model) if args.samples else (Score(), {}, [], 0)
     print(summary("committed samples", samples))
     print(summary(f"photoreal {args.images}", total) + f", {refused} frames refused")
     for name in ("kind", "pose", "piece light", "piece table"):
