@@ -17,7 +17,6 @@ from tests.cli_helpers import CAL720, FRAME720, SAMPLES, cli, one_line, snapshot
     (["--bind", "no such host!"], "--bind"),
     (["--port", "70000"], "--port 70000"),
     (["--port", "-1"], "--port -1"),
-    (["--threads", "1000000"], "--threads"),
 ])
 def test_a_bad_server_option_is_one_line_and_no_store_is_made(tmp_path, options, named):
     code, out, err = cli("serve", "--data-dir", tmp_path / "data", *options)
