@@ -29,7 +29,7 @@ def test_a_store_file_that_is_not_a_database_is_left_alone(tmp_path):
     (tmp_path / "icetable.sqlite3").write_text("my shopping list\n")
     before = snapshot(tmp_path)
     code, _, err = cli("serve", "--port", "0", "--data-dir", tmp_path)
-    assert code == 2 and "not an SQLite database" in one_line(err, "icetable.sqlite3")
+    assert code == 2 and "cannot be read (file is not a database)" in one_line(err, "icetable.sqlite3")
     assert snapshot(tmp_path) == before
 
 
@@ -40,7 +40,7 @@ def test_another_program_s_database_gets_no_tables(tmp_path):
     db.close()
     before = snapshot(tmp_path)
     code, _, err = cli("demo", "--no-serve", "--data-dir", tmp_path)
-    assert code == 2 and "invoices" in one_line(err, "icetable.sqlite3", "another program")
+    assert code == 2 and "invoices" in one_line(err, "icetable.sqlite3", "not an icetable store")
     assert snapshot(tmp_path) == before
 
 

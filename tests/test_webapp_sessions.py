@@ -137,7 +137,10 @@ def berg_taps(action: dict) -> list[str] | None:
 
 
 def test_iceberg_session_by_tapping_tiles_and_coins(tmp_path, browser, server):
-    s = Session(browser, server.port, "iceberg", ["suns", "moons"], shots_for(tmp_path, "iceberg"))
+    # the program's own shuffle and die (tiles=shuffle, die=virtual); a phone flipping a real tile
+    # types its face (test_webapp_browser), a real roll is a choice of six
+    s = Session(browser, server.port, "iceberg", ["suns", "moons"], shots_for(tmp_path, "iceberg"),
+                {"tiles": "shuffle", "die": "virtual"})
     s.start()
     for _ in range(200):
         game = s.state()["game"]

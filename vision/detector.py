@@ -35,7 +35,8 @@ CARD_SIDE = 4.0         # mm: a blob's side of a card's edge narrower than this 
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
 MIN_CONTRAST = 4.0      # standard deviation of the grey levels below which a frame shows nothing
-MAX_FOREGROUND = 0.35   # share of the play area read as pieces beyond which the table is unreadable
+MAX_FOREGROUND = 0.35   # share of the cloth read as pieces beyond which the table is unreadable
+                        # (on a sheet mat the play area is the paper, brighter than the cloth)
 CARD_GAMES = ("icepirates",)    # games with home cards (postcards) on the table
 # Games whose pieces need a pipeline of their own: game -> function(detector, frame, game) -> Scene.
 GAME_PIPELINES: dict = {}
@@ -91,7 +92,7 @@ class Detector:
             return GAME_PIPELINES[game](self, frame, game)
         view, cards, seg = self.look(frame, game)
         busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
-        if busy > MAX_FOREGROUND:
+        if busy > MAX_FOREGROUND and not self.calibration.layout.name.startswith("sheet"):
             raise FrameError(f"{100 * busy:.0f} % of the table looks like pieces (a patterned cloth?): "
                              "play on a plain cloth")
         found, cargo = self._classify(view, seg, game, cards)

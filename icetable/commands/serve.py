@@ -1,12 +1,9 @@
 """`icetable serve`: the web app for phones and the table page, on gevent's WSGI server."""
 from __future__ import annotations
 
-import re
 import signal
 import socket
-import sqlite3
 import sys
-from importlib import resources
 from pathlib import Path
 
 from icetable import checks
@@ -44,7 +41,7 @@ def open_app(args):
     """The app on the store in --data-dir, which is created if needed, or on --database;
     UserError (one line naming the store, and its last backup) when it cannot be used."""
     from webapp import create_app
-    from webapp.db import DB_NAME, StoreError
+    from webapp.db import StoreError
 
     check_server_options(args)
     data = Path(args.data_dir)
@@ -55,39 +52,10 @@ def open_app(args):
     database = getattr(args, "database", None)
     if database and not database.startswith(("postgresql://", "postgres://")):
         raise UserError(f"--database {database}: give a postgresql:// URL")
-    if not database:
-        refuse_foreign(data / DB_NAME)
     try:
         return create_app({"DATA_DIR": str(data.resolve()), "DATABASE_URL": database})
     except StoreError as exc:
         raise UserError(str(exc)) from None
-
-
-def refuse_foreign(path: Path) -> None:
-    """UserError unless `path` is absent, empty, or an SQLite file of icetable's store (one
-    holding tables of which none is the store's is another program's): the store never writes
-    into another program's file."""
-    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
-        return
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        raise UserError(f"{path}: not an SQLite database; icetable will not write into it "
-                        f"(move it away or choose another --data-dir)") from None
-    foreign = sorted(n for n in names if not n.startswith("sqlite_"))
-    if foreign and not names & _store_tables():
-        raise UserError(f"{path}: another program's database (tables {', '.join(foreign[:5])}); "
-                        f"icetable will not add its tables to it (choose another --data-dir)")
-
-
-def _store_tables() -> set[str]:
-    """The tables of icetable's store, as its schema creates them."""
-    schema = resources.files("webapp").joinpath("schema.sql").read_text(encoding="utf-8")
-    return set(re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", schema, re.IGNORECASE))
 
 
 def check_server_options(args) -> None:
