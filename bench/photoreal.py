@@ -133,7 +133,8 @@ def summary(label: str, s: Score) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--images", required=True, help="a photoreal split folder")
+    parser.add_argument("--images", default=str(ROOT / "photoreal" / "test"),
+                        help="a photoreal split folder (default photoreal/test of the checkout)")
     parser.add_argument("--samples", default=str(ROOT / "sample_images"), help="the committed samples")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--model", default=str(colournet.MODEL),
@@ -142,6 +143,9 @@ def main(argv=None) -> int:
     cv2.setNumThreads(1)
     model = None if args.model == "none" or not Path(args.model).exists() else Path(args.model)
     print(f"colour network: {model or 'none'}")
+    if not Path(args.images).is_dir():
+        print(f"no photoreal images in {args.images}: tools/photoreal renders them (docs/photoreal.md); "
+              "the committed samples alone are measured")
     total, groups, times, refused = measure(Path(args.images), args.verbose, model)
     samples, _, _, _ = measure(Path(args.samples), False, model) if args.samples else (Score(), {}, [], 0)
     print(summary("committed samples", samples))
