@@ -51,7 +51,8 @@ def _read_exr(path: Path) -> np.ndarray:
     return px.reshape(h, w, 4)[::-1, :, :3].copy()
 
 
-def _stage(session: Session, cam_canvas, args, paper: float, tmp: Path) -> None:
+def _stage(session: Session, cam_canvas, args) -> None:
+    """An empty scene with the session's table, lights and camera."""
     blend.reset(cam_canvas.size, args.samples, args.threads)
     blend.add_table(session.table)
     blend.add_lights(session.light, session.area)
@@ -59,6 +60,7 @@ def _stage(session: Session, cam_canvas, args, paper: float, tmp: Path) -> None:
 
 
 def _shoot(session: Session, offset, tmp: Path, stem: str, seed: int):
+    """Render, then develop the frame and the piece ids as the session's camera would."""
     blend.index_output(tmp, stem + "-ids")
     blend.render(tmp / f"{stem}.exr")
     linear = _read_exr(tmp / f"{stem}.exr")
@@ -90,7 +92,7 @@ def palette_scene(session: Session, rng) -> tuple[Scene, callable]:
 def render_palette(session: Session, args, out: Path, tmp: Path) -> None:
     rng = blend.session_rng(session, -1)
     cam, offset = canvas(session.optics.camera())
-    _stage(session, cam, args, 0.0, tmp)
+    _stage(session, cam, args)
     scene, to_table = palette_scene(session, rng)
     page = pages("palette", DPI)["palette"]
     blend.add_sheet("palette", page, (-SHEET_MARGIN, -SHEET_MARGIN, 297.0, 210.0), 0.1,
@@ -130,7 +132,7 @@ def render_frame(session: Session, k: int, args, out: Path, tmp: Path) -> None:
     else:
         scene = SCENES[session.game](rng, session.area)
     cam, offset = canvas(session.optics.camera())
-    _stage(session, cam, args, 0.0, tmp)
+    _stage(session, cam, args)
     paper = rng.uniform(0.4, 0.9)
     layout = cards_layout(*session.area)
     for mid, (label, x, y, w, h) in enumerate(layout.sheets):
