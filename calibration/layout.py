@@ -77,6 +77,11 @@ class Layout:
     sheets: tuple[tuple[str, float, float, float, float], ...] = field(default=())
     # sheets: printed pieces of paper (label, x, y, w, h) in table mm, for drawing and printing
 
+    @property
+    def on_paper(self) -> bool:
+        """Whether the play area is the printed sheet itself (a sheet mat), not the cloth."""
+        return self.name.startswith("sheet")
+
     def marker_points(self) -> dict[int, np.ndarray]:
         return {m.id: m.corners() for m in self.markers}
 

@@ -45,7 +45,7 @@ def pale_table_warning(paleness: float | None, layout: Layout) -> str | None:
     """One line for the user when the table is too pale for white pieces, else None."""
     if paleness is None or paleness <= PALE_TABLE:
         return None
-    advice = ("use the corner cards (--mat cards) on a darker cloth" if layout.name.startswith("sheet")
+    advice = ("use the corner cards (--mat cards) on a darker cloth" if layout.on_paper
               else "a darker cloth helps")
     return (f"warning: the table is {100 * paleness:.0f} % as bright as the mat's white paper (above "
             f"{100 * PALE_TABLE:.0f} %): white and clear pyramids and piecepack tiles may be missed or "

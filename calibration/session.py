@@ -88,14 +88,19 @@ FLAGS = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CAL
          | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
 
 
+def _calibrate(obj: list, img: list, size, K: np.ndarray, flags: int = FLAGS) -> tuple[np.ndarray, np.ndarray]:
+    """K and the 5 distortion terms fitted from the start `K` (OpenCV's calibrateCamera)."""
+    _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5), flags=flags)
+    return K2, dist.ravel()[:5]
+
+
 def _fit_lens(obj: list, img: list, size, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Focal length and k1 fitted from the start `K`; where the fit runs away from it (over
     30 % off: a plane seen nearly straight down does not tell the focal length), k1 alone."""
-    _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5), flags=FLAGS)
+    K2, dist = _calibrate(obj, img, size, K)
     if not 0.7 < K2[0, 0] / K[0, 0] < 1.4:
-        _, K2, dist, _, _ = cv2.calibrateCamera(obj, img, tuple(size), K.copy(), np.zeros(5),
-                                                flags=FLAGS | cv2.CALIB_FIX_FOCAL_LENGTH)
-    return K2, dist.ravel()[:5]
+        K2, dist = _calibrate(obj, img, size, K, FLAGS | cv2.CALIB_FIX_FOCAL_LENGTH)
+    return K2, dist
 
 
 def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndarray, str]:
@@ -119,7 +124,7 @@ def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndar
     for hfov in START_HFOVS:    # the fit again from other starts, the corners off by the noise
         start = intrinsics_for(tuple(size), hfov)
         noisy = [(i + rng.normal(0, CORNER_NOISE, i.shape)).astype(np.float32) for i in img]
-        focals.append(cv2.calibrateCamera(obj, noisy, tuple(size), start, np.zeros(5), flags=FLAGS)[1][0, 0])
+        focals.append(_calibrate(obj, noisy, size, start)[0][0, 0])
     spread = (max(focals) - min(focals)) / K2[0, 0]
     return K2, dist, "uncertain" if spread > FOCAL_SPREAD else "estimated"
 

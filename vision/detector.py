@@ -92,7 +92,7 @@ class Detector:
             return GAME_PIPELINES[game](self, frame, game)
         view, cards, seg = self.look(frame, game)
         busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
-        if busy > MAX_FOREGROUND and not self.calibration.layout.name.startswith("sheet"):
+        if busy > MAX_FOREGROUND and not self.calibration.layout.on_paper:
             raise FrameError(f"{100 * busy:.0f} % of the table looks like pieces (a patterned cloth?): "
                              "play on a plain cloth")
         found, cargo = self._classify(view, seg, game, cards)
