@@ -1,5 +1,6 @@
 """The printed mat, the table-plane fit, the calibration file and colour learning."""
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -116,3 +117,23 @@ def test_intrinsics_estimated_from_the_mat_alone():
     assert abs(calibration.K[0, 0] - truth.K[0, 0]) / truth.K[0, 0] < 0.03
     assert abs(calibration.dist[0] - truth.dist[0]) < 0.03
     assert calibration.rms_mm < 0.8
+
+
+CARD = Path(__file__).parent / "data" / "images" / "corner-card-bright.png"
+
+
+def test_a_marker_whose_white_cells_bleed_is_found():
+    """A corner card under bright light in a photoreal frame (marker 0, 40 px wide): its white
+    cells bleed into the black ones beside them."""
+    card = cv2.imread(str(CARD), cv2.IMREAD_GRAYSCALE)
+    assert set(find_markers(card)) == {0}
+
+
+def test_small_markers_in_a_large_frame_are_found_at_full_size():
+    """Searched at half size, a 40 px marker of a 2000 px frame is 20 px and missed."""
+    card = cv2.imread(str(CARD), cv2.IMREAD_GRAYSCALE)
+    frame = np.full((1100, 2000), int(np.median(card[:, :5])), np.uint8)
+    frame[500:500 + card.shape[0], 900:900 + card.shape[1]] = card
+    found = find_markers(frame)
+    assert set(found) == {0}
+    assert np.abs(found[0].mean(axis=0) - (900 + 80, 500 + 60)).max() < 10
