@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -13,6 +14,7 @@ from tests.test_webapp_votes import table  # noqa: F401  (fixture: a 3-player Ic
 from tests.pg_cluster import pg_cluster, pg_url  # noqa: F401  (fixtures)
 from tests.webapp_helpers import at_first_vote, make_app
 from webapp.client import HttpPhone
+from webapp.replies import KEEP_HOURS
 from webapp.serving import BackgroundServer
 
 SUITS = ["suns", "moons", "crowns"]
@@ -127,6 +129,24 @@ def test_a_write_stored_without_an_answer_is_not_applied_again(table, tmp_path):
     client = cookie_copy(host, make_app(tmp_path), code, "icetable_h_{code}")
     r = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 4}, headers={"X-Request-Id": "lost-answer"})
     assert r.status_code == 200 and r.json == {"ok": True, "repeated": True}
+    assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 4
+
+
+def test_old_answers_are_pruned_and_a_recent_repeat_still_gets_its_first_answer(table, tmp_path):
+    app, host, code, _ = table
+    store = app.extensions["icetable"].store
+    old = host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 1}, headers={"X-Request-Id": "last-night"})
+    store.write(lambda conn: conn.execute("UPDATE replies SET created = created - ?", ((KEEP_HOURS + 1) * 3600,)))
+    store.pruned_at = float("-inf")                     # pruning is due with the next write
+    recent = host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 2}, headers={"X-Request-Id": "just-now"})
+    assert old.status_code == recent.status_code == 200
+    assert [r["created"] > time.time() - 60 for r in store.read().execute("SELECT created FROM replies")] == [True]
+    client = cookie_copy(host, make_app(tmp_path), code, "icetable_h_{code}")   # restarted: memory is empty
+    again = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 2}, headers={"X-Request-Id": "just-now"})
+    assert again.status_code == 200 and again.json == recent.json and again.headers["X-Repeated"] == "1"
+    assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 3
+    pruned = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 1}, headers={"X-Request-Id": "last-night"})
+    assert pruned.status_code == 200 and "X-Repeated" not in pruned.headers     # a new tap after KEEP_HOURS
     assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 4
 
 

@@ -185,10 +185,12 @@ class Committer:
 
 class StoreBase:
     """What both stores share: writes go to `self.committer`, each carrying the marker of the
-    request id it answers and that answer (webapp.replies), so a repeat gets the first answer."""
+    request id it answers and that answer (webapp.replies), so a repeat gets the first answer;
+    with the first write, and then every PRUNE_EVERY seconds, old answers are pruned."""
 
     committer: Committer
     backup_wanted = False
+    pruned_at = float("-inf")       # time.monotonic() of the last pruning of old answers
     _local: threading.local
 
     def reader(self):
@@ -202,9 +204,12 @@ class StoreBase:
     def submit(self, fn, backup: bool = False, answer=None) -> Job:
         """Queue the write `fn(connection)`; `backup`: back the store up once it is committed;
         `answer(value) -> (body, status)`: the request's answer, stored in the same transaction."""
-        from webapp.replies import with_marker
+        from webapp.replies import PRUNE_EVERY, prune, with_marker
         if backup:
             self.backup_wanted = True
+        if time.monotonic() - self.pruned_at >= PRUNE_EVERY:
+            self.pruned_at = time.monotonic()
+            self.committer.submit(prune)
         return self.committer.submit(with_marker(fn, answer))
 
     def write(self, fn, backup: bool = False, answer=None):

@@ -75,10 +75,11 @@ def respond(answer, value) -> Response:
     return Response(body, status, mimetype="application/json")
 
 
-def prune(conn, now: float | None = None) -> int:
-    """Forget stored answers older than KEEP_HOURS (a write job); returns how many."""
-    cutoff = (time.time() if now is None else now) - KEEP_HOURS * 3600
-    return conn.execute("DELETE FROM replies WHERE created < ?", (cutoff,)).rowcount
+def prune(conn) -> int:
+    """Forget stored answers older than KEEP_HOURS (a write job); returns how many. A repeat
+    of a pruned request is a new request (the in-memory answers, `MEMORY`, still hold it
+    until the server restarts)."""
+    return conn.execute("DELETE FROM replies WHERE created < ?", (time.time() - KEEP_HOURS * 3600,)).rowcount
 
 
 class Replies:
