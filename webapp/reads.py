@@ -36,6 +36,7 @@ class TableRead:
     last_die: dict | None
     sheet: list[dict] = field(default_factory=list)
     at: float = field(default_factory=time.monotonic)
+    public: dict = field(default_factory=dict)     # state messages of unseated pages, by host flag
 
     @classmethod
     def load(cls, db, table_id: int) -> "TableRead":

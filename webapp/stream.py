@@ -112,5 +112,14 @@ class EventStream:
             self.after = row["id"]
             yield sse(event_message(row), row["kind"], row["id"])
         if rows or force:
-            yield sse(snapshot(db, self.games, self.table, me, self.host or bool(me and me["is_host"]), read),
-                      "state")
+            yield self.state_message(db, read, me)
+
+    def state_message(self, db, read, me) -> str:
+        """The recipient's snapshot as a message. Pages of no seated player (onlookers, the
+        table page) all see the same public snapshot: made once per read."""
+        host = self.host or bool(me and me["is_host"])
+        if me is not None:
+            return sse(snapshot(db, self.games, self.table, me, host, read), "state")
+        if host not in read.public:
+            read.public[host] = sse(snapshot(db, self.games, self.table, None, host, read), "state")
+        return read.public[host]
