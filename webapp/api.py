@@ -110,10 +110,12 @@ def join(code: str):
 
 
 def table_now(code: str):
-    """(table, connection, requesting player or None), after firing any due Icehouse timer."""
+    """(table, connection, requesting player or None); at an Icehouse table, after firing any
+    due timer (other games have none: no query for them)."""
     table = table_or_404(code)
     db = get_db()
-    app_games().fire_due_timers(db)
+    if table["game"] == "icehouse":
+        app_games().fire_due_timers(db)
     return table, db, current_player(db, table)
 
 

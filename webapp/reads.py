@@ -40,11 +40,12 @@ class TableRead:
 
     @classmethod
     def load(cls, db, table_id: int) -> "TableRead":
-        upto = store.last_event_id(db, table_id)
+        """The table now, in four queries (each is a round trip on PostgreSQL)."""
+        row = db.execute(SUMMARY, (table_id,) * 3).fetchone()
         game = store.current_game(db, table_id)
-        scene, report = store.latest_scene(db, table_id)
-        return cls(table_id, upto, store.players(db, table_id), game, scene, report,
-                   last_die(db, table_id), store.ledger(db, game["id"]) if game else [])
+        scene, report, die = (json.loads(row[k]) if row[k] else None for k in ("scene", "report", "die"))
+        return cls(table_id, row["upto"], store.players(db, table_id), game, scene, report, die,
+                   store.ledger(db, game["id"]) if game else [])
 
     def player(self, token: str | None):
         """The seated player holding `token`, or None."""
@@ -52,11 +53,12 @@ class TableRead:
         return next((p for p in self.players if p["token_hash"] == digest), None)
 
 
-def last_die(db, table_id: int) -> dict | None:
-    """The latest die roll at the table, for a phone that was away when it was rolled."""
-    row = db.execute("SELECT payload FROM events WHERE table_id = ? AND kind = 'dice' ORDER BY id DESC LIMIT 1",
-                     (table_id,)).fetchone()
-    return json.loads(row["payload"]) if row else None
+# The newest event id, the latest scene and its report, and the latest die roll (shown to a
+# phone that was away when it was rolled).
+SUMMARY = """SELECT (SELECT COALESCE(MAX(id), 0) FROM events WHERE table_id = ?) AS upto,
+    scenes.scene AS scene, scenes.report AS report,
+    (SELECT payload FROM events WHERE table_id = ? AND kind = 'dice' ORDER BY id DESC LIMIT 1) AS die
+FROM (SELECT 1) AS one LEFT JOIN scenes ON scenes.table_id = ?"""
 
 
 class TableReads:
@@ -82,10 +84,14 @@ class TableReads:
             fresh = TableRead.load(db, table_id)
             if cached is None:
                 self._events[table_id] = (fresh.upto, [])
-            else:
+            elif self._last_kept(table_id) < fresh.upto:        # events came meanwhile
                 self._more_events(db, table_id)
             self._reads[table_id] = fresh
             return fresh
+
+    def _last_kept(self, table_id: int) -> int:
+        start, rows = self._events[table_id]
+        return rows[-1]["id"] if rows else start
 
     def _more_events(self, db, table_id: int) -> bool:
         """Keep the table's events newer than those kept; whether there were any."""
