@@ -23,6 +23,7 @@ from webapp import store
 
 KEEP_EVENTS = 200       # recent events kept per table; a stream further behind reads its own
 PAGE = 200              # events read, or sent to a stream, at a time
+IDLE = 600.0            # seconds after which a table nobody asked about is forgotten
 
 
 @dataclass
@@ -83,11 +84,16 @@ class TableReads:
                 return cached
             fresh = TableRead.load(db, table_id)
             if cached is None:
+                self._forget_idle(now)
                 self._events[table_id] = (fresh.upto, [])
             elif self._last_kept(table_id) < fresh.upto:        # events came meanwhile
                 self._more_events(db, table_id)
             self._reads[table_id] = fresh
             return fresh
+
+    def _forget_idle(self, now: float) -> None:
+        for table_id in [t for t, r in self._reads.items() if now - r.at > IDLE]:
+            del self._reads[table_id], self._events[table_id]
 
     def _last_kept(self, table_id: int) -> int:
         start, rows = self._events[table_id]
