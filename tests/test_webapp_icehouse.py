@@ -10,6 +10,8 @@ from tests.icehouse_builders import attack, stand
 from tests.webapp_helpers import make_app, new_table, seat
 from webapp import db as store_db
 from webapp import start_clock
+from webapp.client import HttpPhone
+from webapp.serving import BackgroundServer
 
 
 @pytest.fixture
@@ -144,3 +146,37 @@ def test_players_roll_piecepack_dice(table):
     faces = {red.post("/dice").json["face"] for _ in range(60)}
     assert faces == {"null", "ace", "2", "3", "4", "5"}
     assert app.test_client().post(f"/t/{code}/dice", json={}).status_code == 403
+
+
+def test_a_crash_gives_the_piece_being_played_to_an_opponent_on_a_real_server(tmp_path):
+    """ "He must give away the piece he was trying to play, to the opponent of his choice. Also,
+    the pieces that were jarred should be put back": the crasher says which piece and to whom on
+    his phone; every phone hears it; the host can undo it; nothing is given after the game."""
+    server = BackgroundServer(make_app(tmp_path))
+    try:
+        host = HttpPhone(server.port, "")
+        host.code = host.request("POST", "/tables", {"game": "icehouse", "options": {"timer_minutes": 10}})[1]["code"]
+        red, blue, green = (HttpPhone(server.port, host.code) for _ in range(3))
+        for phone, side in ((red, "red"), (blue, "blue"), (green, "green")):
+            phone.join(side.title(), side)
+        assert host.request("POST", f"/t/{host.code}/host/start", {})[0] == 201
+        offered = [a for a in red.state()["game"]["legal"] if a["type"] == "crash"]
+        assert {(a["size"], a["to"]) for a in offered} == {(s, to) for s in (1, 2, 3) for to in ("blue", "green")}
+        stream = blue.open_stream()
+        stream.wait_for(lambda m: m.get("event") == "state")
+        for bad in ({"size": 2, "to": "red"}, {"size": 4, "to": "green"}, {"size": 2}):
+            assert red.act({"type": "crash", **bad})[0] == 409
+        assert blue.act({"player": "red", "type": "crash", "size": 2, "to": "green"})[0] == 403
+        status, answer = red.act({"type": "crash", "size": 2, "to": "green"})
+        said = "red crashed the table playing a medium: it goes to green; put the jarred pieces back"
+        assert status == 200 and [e["text"] for e in answer["events"]] == [said]
+        heard = stream.wait_for(lambda m: m.get("event") == "action")
+        assert heard["data"]["type"] == "crash" and heard["data"]["log"] == [said]
+        assert green.state()["game"]["view"]["crashes"] == [{"player": "red", "size": 2, "to": "green"}]
+        assert host.request("POST", f"/t/{host.code}/host/undo", {})[1]["undone"] == {"player": "red", "type": "crash"}
+        assert green.state()["game"]["view"]["crashes"] == []
+        assert host.request("POST", f"/t/{host.code}/host/end", {})[0] == 200
+        assert red.act({"type": "crash", "size": 1, "to": "blue"})[0] == 409
+        stream.close()
+    finally:
+        server.stop()

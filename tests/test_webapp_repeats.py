@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 
 from tests.test_webapp_browser import CHROMIUM, browser  # noqa: F401  (fixture)
 from tests.test_webapp_votes import table  # noqa: F401  (fixture: a 3-player IceFloe game at its first vote)
-from tests.webapp_helpers import make_app
+from tests.pg_cluster import pg_cluster, pg_url  # noqa: F401  (fixtures)
+from tests.webapp_helpers import at_first_vote, make_app
 from webapp.client import HttpPhone
+from webapp.replies import KEEP_HOURS
 from webapp.serving import BackgroundServer
 
 SUITS = ["suns", "moons", "crowns"]
@@ -21,6 +24,19 @@ def twice(client, path, body, rid="tap-0001-abcd"):
     first = client.post(path, json=body, headers={"X-Request-Id": rid})
     second = client.post(path, json=body, headers={"X-Request-Id": rid})
     return first, second
+
+
+class Crash(Exception):
+    """The server dies here."""
+
+
+def cookie_copy(phone_client, app, code: str, name: str):
+    """A test client of `app` holding the cookie `name` of another client (the same phone
+    talking to a restarted server)."""
+    client = app.test_client()
+    cookie = phone_client.get_cookie(name.format(code=code), path=f"/t/{code}")
+    client.set_cookie(cookie.key, cookie.value, path=f"/t/{code}")
+    return client
 
 
 def test_a_double_tapped_undo_takes_back_one_action(table):
@@ -69,28 +85,68 @@ def test_a_repeat_after_a_restart_gets_the_stored_answer(table, tmp_path):
     first = host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 4},
                       headers={"X-Request-Id": "before-restart"})
     app.extensions["icetable"].store.write(lambda conn: None)     # the answer's own write is done
-    again = make_app(tmp_path)
-    client = again.test_client()
-    cookie = host.get_cookie(f"icetable_h_{code}", path=f"/t/{code}")
-    client.set_cookie(cookie.key, cookie.value, path=f"/t/{code}")
+    client = cookie_copy(host, make_app(tmp_path), code, "icetable_h_{code}")
     second = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 4},
                          headers={"X-Request-Id": "before-restart"})
     assert second.status_code == 200 and second.json == first.json
     assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 4
 
 
-def test_an_applied_request_whose_answer_was_lost_is_not_applied_again(table, tmp_path):
-    """The id is stored with the action; the answer comes in a later write. A crash in between
-    (simulated: that write removed) still finds the action applied."""
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_crash_after_the_commit_still_answers_the_repeat_with_the_first_answer(
+        tmp_path, monkeypatch, request, database):
+    """The answer is stored in the action's own transaction: the server dies right after the
+    ballot's commit, before it answers (simulated: the route fails there, and a new app opens
+    the same store); the phone's retry gets the ballot's real answer and votes once."""
+    url = request.getfixturevalue("pg_url") if database == "postgresql" else None
+    app = make_app(tmp_path, DATABASE_URL=url)
+    _, code, (a, _, _), _ = at_first_vote(app, SUITS)
+
+    def crash(answer, value):
+        raise Crash()
+    monkeypatch.setattr("webapp.api.respond", crash)
+    with pytest.raises(Crash):
+        a.post("/act", {"type": "vote_number", "value": 2}, headers={"X-Request-Id": "dies-after-commit"})
+    monkeypatch.undo()
+    client = cookie_copy(a.client, make_app(tmp_path, DATABASE_URL=url), code, "icetable_p_{code}")
+    again = client.post(f"/t/{code}/act", json={"type": "vote_number", "value": 2},
+                        headers={"X-Request-Id": "dies-after-commit"})
+    assert again.status_code == 200 and again.headers["X-Repeated"] == "1"
+    assert again.json["ok"] is True and "repeated" not in again.json
+    assert [e["text"] for e in again.json["events"]] == ["suns has voted"]
+    vote = client.get(f"/t/{code}/state").json["game"]["view"]["vote"]
+    assert vote["voted"] == ["suns"] and vote["mine"] == 2
+
+
+def test_a_write_stored_without_an_answer_is_not_applied_again(table, tmp_path):
+    """A write made without an answer of its own (every route names one; this is the fallback)
+    still stores the id as applied (simulated: the answer removed): a repeat after a restart
+    changes nothing."""
     app, host, code, _ = table
     host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 4}, headers={"X-Request-Id": "lost-answer"})
     store = app.extensions["icetable"].store
     store.write(lambda conn: conn.execute("UPDATE replies SET status = NULL, body = NULL"))
-    client = make_app(tmp_path).test_client()
-    cookie = host.get_cookie(f"icetable_h_{code}", path=f"/t/{code}")
-    client.set_cookie(cookie.key, cookie.value, path=f"/t/{code}")
+    client = cookie_copy(host, make_app(tmp_path), code, "icetable_h_{code}")
     r = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 4}, headers={"X-Request-Id": "lost-answer"})
     assert r.status_code == 200 and r.json == {"ok": True, "repeated": True}
+    assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 4
+
+
+def test_old_answers_are_pruned_and_a_recent_repeat_still_gets_its_first_answer(table, tmp_path):
+    app, host, code, _ = table
+    store = app.extensions["icetable"].store
+    old = host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 1}, headers={"X-Request-Id": "last-night"})
+    store.write(lambda conn: conn.execute("UPDATE replies SET created = created - ?", ((KEEP_HOURS + 1) * 3600,)))
+    store.pruned_at = float("-inf")                     # pruning is due with the next write
+    recent = host.post(f"/t/{code}/host/score", json={"side": "suns", "points": 2}, headers={"X-Request-Id": "just-now"})
+    assert old.status_code == recent.status_code == 200
+    assert [r["created"] > time.time() - 60 for r in store.read().execute("SELECT created FROM replies")] == [True]
+    client = cookie_copy(host, make_app(tmp_path), code, "icetable_h_{code}")   # restarted: memory is empty
+    again = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 2}, headers={"X-Request-Id": "just-now"})
+    assert again.status_code == 200 and again.json == recent.json and again.headers["X-Repeated"] == "1"
+    assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 3
+    pruned = client.post(f"/t/{code}/host/score", json={"side": "suns", "points": 1}, headers={"X-Request-Id": "last-night"})
+    assert pruned.status_code == 200 and "X-Repeated" not in pruned.headers     # a new tap after KEEP_HOURS
     assert client.get(f"/t/{code}/state").json["game"]["scores"]["suns"] == 4
 
 

@@ -311,6 +311,11 @@ def test_icehouse_session_with_a_camera_scene_and_a_call(tmp_path, browser, serv
     trouble = {"status": "no_mat", "message": "the calibration mat is not in view"}
     assert s.laptop.request.post(f"{s.base}/t/{s.code}/camera/state", data=trouble).ok
     s.table.wait_for_selector("#trouble:text('The mat is not in view: the calibration mat is not in view')")
+    red = s.pages["red"]                  # red jars a piece: he owns up on his phone
+    assert red.locator("#actions h3", has_text="Crash: you moved pieces while playing one").count() == 1
+    s.act("red", {"player": "red", "type": "crash", "size": 1, "to": "blue"})
+    assert red.locator("#actions button", has_text="I crashed playing a small: it goes to blue").count() == 1
+    blue.wait_for_selector("text=Crash: red's small goes to blue")
     s.act("blue", {"player": "blue", "type": "call"})
     blue.wait_for_selector("text=In the icehouse: red")
     s.table.click("text=End game")

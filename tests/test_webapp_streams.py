@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.webapp_helpers import make_app
-from webapp.client import HttpPhone
+from webapp.client import HttpPhone, play_first_choices
+from webapp.reads import TableRead
 from webapp.serving import BackgroundServer
 
 SUITS = ["suns", "moons", "crowns", "arms"]
@@ -104,3 +105,38 @@ def test_two_hundred_open_streams_cost_no_thread_in_icetable_serve(tmp_path):
         proc.wait(timeout=20)
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_a_tables_streams_share_one_read_per_event_and_each_sees_its_own_view(tmp_path, monkeypatch):
+    """Eight phones of one table: a ballot reaches every stream, each with the view its phone
+    may see (only the voter's holds the ballot), and the table was read once for it, not once
+    per phone (webapp.reads; on PostgreSQL each read is a round trip)."""
+    loads = []
+    load = TableRead.load.__func__
+    monkeypatch.setattr(TableRead, "load", classmethod(lambda cls, db, tid: loads.append(tid) or load(cls, db, tid)))
+    server = BackgroundServer(make_app(tmp_path))
+    try:
+        host = HttpPhone(server.port, "")
+        code = host.request("POST", "/tables", {"game": "icefloe"})[1]["code"]
+        players = [HttpPhone(server.port, code) for _ in SUITS]
+        for phone, side in zip(players, SUITS):
+            phone.join(side, side)
+        assert host.request("POST", f"/t/{code}/host/start", {"seed": 5})[0] == 201
+        assert play_first_choices(players, lambda g: g["view"].get("phase") == "vote") is not None
+        streams = [p.open_stream() for p in players + [HttpPhone(server.port, code) for _ in range(4)]]
+        for s in streams:
+            s.wait_for(lambda m: m.get("event") == "state")
+        voter = next(p for p in players if p.state()["game"]["legal"])
+        choice = dict(voter.state()["game"]["legal"][0])
+        choice.pop("player")
+        loads.clear()                              # from here, only the streams read the table
+        assert voter.act(choice)[0] == 200
+        seen = [s.wait_for(lambda m: m.get("event") == "state" and m["data"]["game"]["view"]["vote"]["voted"])
+                for s in streams]
+        assert len(loads) == 1
+        mine = [m["data"]["game"]["view"]["vote"].get("mine") for m in seen]
+        assert mine == [choice["value"] if p is voter else None for p in players] + [None] * 4
+        for s in streams:
+            s.close()
+    finally:
+        server.stop()

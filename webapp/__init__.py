@@ -18,6 +18,7 @@ from webapp import db as store_db
 from webapp import replies as request_ids
 from webapp.games import Games
 from webapp.notify import Notifier
+from webapp.reads import TableReads
 from webapp.security import RateLimiter, StreamCaps, check_body, check_origin, rate_limit
 
 
@@ -31,6 +32,7 @@ class AppState:
     store: object                 # SqliteStore or PostgresStore
     replies: request_ids.Replies
     streams: StreamCaps
+    reads: TableReads             # each table's latest read, shared by its event streams
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -56,7 +58,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         store.listen(notifier.published)
     app.extensions["icetable"] = AppState(
         notifier, Games(notifier, store), RateLimiter(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"]),
-        store, request_ids.Replies(), StreamCaps(app.config["STREAMS_PER_CLIENT"], app.config["STREAMS_PER_TABLE"]))
+        store, request_ids.Replies(), StreamCaps(app.config["STREAMS_PER_CLIENT"], app.config["STREAMS_PER_TABLE"]),
+        TableReads(app.config["SSE_POLL"]))
     app.teardown_appcontext(store_db.close_db)
     app.teardown_request(request_ids.release)
 

@@ -14,6 +14,7 @@ from webapp import games as game_rules
 from webapp import store
 from webapp.ballots import sealed_count, unsealed
 from webapp.db import app_store, get_db, is_integrity_error
+from webapp.replies import respond
 from webapp.security import HOST_COOKIE, PLAYER_COOKIE, current_player, is_host, json_body, set_cookie
 from webapp.state import player_dict, snapshot
 
@@ -56,11 +57,13 @@ def create_table():
         game_rules.make_match(game, game_rules.trial_sides(game, options), 0, options)
     except ValueError as exc:
         abort(400, str(exc))
-    table, host_token = app_store().write(lambda w: store.create_table(w, game, options))
-    response = jsonify(code=table["code"], table_url=f"/t/{table['code']}/table",
-                       join_url=f"/t/{table['code']}")
+    def answer(created):
+        code = created[0]["code"]
+        return {"code": code, "table_url": f"/t/{code}/table", "join_url": f"/t/{code}"}, 201
+    created = app_store().write(lambda w: store.create_table(w, game, options), answer=answer)
+    (table, host_token), response = created, respond(answer, created)
     set_cookie(response, HOST_COOKIE.format(code=table["code"]), host_token, table["code"])
-    return response, 201
+    return response
 
 
 def clean_name(raw) -> str:
@@ -91,23 +94,28 @@ def join(code: str):
         first = table["host_hash"] is None and not any(p["is_host"] for p in store.players(w, table["id"]))
         player, token = store.add_player(w, table["id"], name, side, first)
         return player, token, store.add_event(w, table["id"], "joined", player_dict(player))
+    def answer(joined):
+        return {"player": player_dict(joined[0]), "rejoined": False}, 201
     try:
-        player, token, event_id = app_store().write(job)
+        joined = app_store().write(job, answer=answer)
     except Exception as exc:
         if not is_integrity_error(exc):
             raise
         abort(409, f"{side} or the name {name!r} is already taken at this table")
+    _, token, event_id = joined
     app_games().publish(table["id"], event_id)
-    response = jsonify(player=player_dict(player), rejoined=False)
+    response = respond(answer, joined)
     set_cookie(response, PLAYER_COOKIE.format(code=table["code"]), token, table["code"])
-    return response, 201
+    return response
 
 
 def table_now(code: str):
-    """(table, connection, requesting player or None), after firing any due Icehouse timer."""
+    """(table, connection, requesting player or None); at an Icehouse table, after firing any
+    due timer (other games have none: no query for them)."""
     table = table_or_404(code)
     db = get_db()
-    app_games().fire_due_timers(db)
+    if table["game"] == "icehouse":
+        app_games().fire_due_timers(db)
     return table, db, current_player(db, table)
 
 
@@ -134,10 +142,15 @@ def act(code: str):
     if table["game"] == "icehouse":
         action = resolve_call(db, table, session.match, action)
     try:
-        result = app_games().perform(db, table, game, action)
+        result = app_games().perform(db, table, game, action, answer=accepted)
     except IllegalAction as exc:
         abort(409, str(exc))
-    return jsonify(ok=True, events=result.get("events", []))
+    return respond(accepted, result)
+
+
+def accepted(result: dict) -> tuple[dict, int]:
+    """The answer to an accepted action: the verdict's events."""
+    return {"ok": True, "events": result.get("events", [])}, 200
 
 
 def chosen(action: dict) -> dict:
@@ -185,9 +198,12 @@ def roll_die(code: str):
         abort(403, "join the table first")
     face = secrets.choice(game_rules.DIE_FACES)
     who = {"name": me["name"], "side": me["side"]} if me else {"name": "host", "side": None}
-    event_id = app_store().write(lambda w: store.add_event(w, table["id"], "dice", {**who, "face": face}))
+    def answer(_event_id):
+        return {"face": face}, 200
+    event_id = app_store().write(lambda w: store.add_event(w, table["id"], "dice", {**who, "face": face}),
+                                 answer=answer)
     app_games().publish(table["id"], event_id)
-    return jsonify(face=face)
+    return respond(answer, event_id)
 
 
 def game_asked(table):

@@ -24,6 +24,7 @@ from webapp.db import get_db
 from webapp.host import host_table
 from webapp import store
 from webapp.ballots import is_ballot
+from webapp.replies import respond
 from webapp.security import HOST_COOKIE, is_host, json_body, set_cookie
 
 bp = Blueprint("camera", __name__, url_prefix="/t/<code>/camera")
@@ -172,8 +173,10 @@ def act(code: str):
         abort(400, "the action must name one of the game's players")
     if is_ballot(action):
         abort(403, "a ballot is cast on its voter's phone, sealed")
+    def answer(result):
+        return {"ok": True, "events": result.get("events", []), "warnings": result.get("warnings", [])}, 200
     try:
-        result = app_games().perform(get_db(), table, game, action, reason="camera")
+        result = app_games().perform(get_db(), table, game, action, reason="camera", answer=answer)
     except IllegalAction as exc:
         abort(409, str(exc))
-    return jsonify(ok=True, events=result.get("events", []), warnings=result.get("warnings", []))
+    return respond(answer, result)

@@ -185,10 +185,12 @@ class Committer:
 
 class StoreBase:
     """What both stores share: writes go to `self.committer`, each carrying the marker of the
-    request id it answers (webapp.replies), so a repeat finds the action applied."""
+    request id it answers and that answer (webapp.replies), so a repeat gets the first answer;
+    with the first write, and then every PRUNE_EVERY seconds, old answers are pruned."""
 
     committer: Committer
     backup_wanted = False
+    pruned_at = float("-inf")       # time.monotonic() of the last pruning of old answers
     _local: threading.local
 
     def reader(self):
@@ -199,16 +201,20 @@ class StoreBase:
             conn = self._local.conn = self.read()
         return conn
 
-    def submit(self, fn, backup: bool = False) -> Job:
-        """Queue the write `fn(connection)`; `backup`: back the store up once it is committed."""
-        from webapp.replies import with_marker
+    def submit(self, fn, backup: bool = False, answer=None) -> Job:
+        """Queue the write `fn(connection)`; `backup`: back the store up once it is committed;
+        `answer(value) -> (body, status)`: the request's answer, stored in the same transaction."""
+        from webapp.replies import PRUNE_EVERY, prune, with_marker
         if backup:
             self.backup_wanted = True
-        return self.committer.submit(with_marker(fn))
+        if time.monotonic() - self.pruned_at >= PRUNE_EVERY:
+            self.pruned_at = time.monotonic()
+            self.committer.submit(prune)
+        return self.committer.submit(with_marker(fn, answer))
 
-    def write(self, fn, backup: bool = False):
+    def write(self, fn, backup: bool = False, answer=None):
         """Run the write `fn(connection)` durably; its result, or its exception."""
-        return self.submit(fn, backup).result()
+        return self.submit(fn, backup, answer).result()
 
 
 def is_store_failure(exc: Exception) -> bool:

@@ -188,17 +188,18 @@ class Games:
     def publish(self, table_id: int, event_id: int) -> None:
         self.notifier.published(table_id, event_id)
 
-    def perform(self, db, table, game, action: dict, reason: str = "") -> dict:
-        """Validate and apply `action`, store it with its ledger rows and public event. If
-        another server changed the game meanwhile, the action is judged again on the new state."""
+    def perform(self, db, table, game, action: dict, reason: str = "", answer=None) -> dict:
+        """Validate and apply `action`, store it with its ledger rows and public event (and
+        the request's `answer(result)`, webapp.replies). If another server changed the game
+        meanwhile, the action is judged again on the new state."""
         for _ in range(3):
             try:
-                return self._perform(db, table, game, action, reason)
+                return self._perform(db, table, game, action, reason, answer)
             except StaleGame:
                 game = store.game_by_id(db, game["id"])
         raise IllegalAction("the table changed at the same moment: try again")
 
-    def _perform(self, db, table, game, action: dict, reason: str) -> dict:
+    def _perform(self, db, table, game, action: dict, reason: str, answer) -> dict:
         with self.lock(table["id"]):
             if store.game_by_id(db, game["id"])["status"] != "playing":   # fresh: it may just have ended
                 raise IllegalAction("this game is over")
@@ -230,7 +231,7 @@ class Games:
                     store.end_game(w, game["id"])
                     event_id = store.add_event(w, table["id"], "game_over", ending)
                 return event_id
-            pending = self.store.submit(job, backup=over)
+            pending = self.store.submit(job, backup=over, answer=answer and (lambda _: answer(result)))
         try:
             event_id = pending.result()
         except Exception:
@@ -239,24 +240,27 @@ class Games:
         self.publish(table["id"], event_id)
         return result
 
-    def undo(self, db, table, game) -> dict | None:
-        """Take back the game's last live action (the host's correction); None if there is none."""
+    def undo(self, db, table, game, answer=None) -> dict | None:
+        """Take back the game's last live action (the host's correction) and return it (the
+        request's `answer(it)` is stored with it); None if there is none."""
         with self.lock(table["id"]):
             if self._ended_early(db, table, game):
-                event_id = self.store.write(lambda w: reopen(w, table, game))
-                self.publish(table["id"], event_id)
-                return {"type": "end"}
-            last = store.last_action(db, game["id"])
-            if last is None:
-                return None
+                undone, last = {"type": "end"}, None
+            else:
+                last = store.last_action(db, game["id"])
+                if last is None:
+                    return None
+                undone = json.loads(last["action"])
 
             def job(w):
-                store.undo_action(w, last["id"])
+                if last is not None:
+                    store.undo_action(w, last["id"])
                 return reopen(w, table, game)
-            event_id = self.store.write(job)
-            self.drop(game["id"])
+            event_id = self.store.write(job, answer=answer and (lambda _: answer(undone)))
+            if last is not None:
+                self.drop(game["id"])
         self.publish(table["id"], event_id)
-        return json.loads(last["action"])
+        return undone
 
     def _ended_early(self, db, table, game) -> bool:
         """Whether the game was ended by the host (not by its rules): an undo then reopens it
@@ -264,8 +268,9 @@ class Games:
         return (store.game_by_id(db, game["id"])["status"] == "over"
                 and not self.session(db, game, table).match.is_over())
 
-    def start(self, db, table, sides: list[str], seed: int | None = None):
-        """Start a new game at the table between `sides` (seat order)."""
+    def start(self, db, table, sides: list[str], seed: int | None = None, answer=None):
+        """Start a new game at the table between `sides` (seat order); the request's
+        `answer(game row)` is stored with it."""
         seed = secrets.randbits(31) if seed is None else seed
         check_players(table["game"], sides)
         options = json.loads(table["options"])
@@ -283,25 +288,27 @@ class Games:
                 row = store.add_game(w, table["id"], sides, seed, deadline)
                 return row, store.add_event(w, table["id"], "game_started",
                                             {"game": row["number"], "players": sides})
-            game, event_id = self.store.write(job)
+            game, event_id = self.store.write(job, answer=answer and (lambda value: answer(value[0])))
         self.publish(table["id"], event_id)
         return game
 
-    def end(self, db, table, game, who: str) -> None:
-        """End the game now: the host's decision, or the Icehouse timer going off."""
+    def end(self, db, table, game, who: str, answer=None) -> None:
+        """End the game now: the host's decision, or the Icehouse timer going off (the
+        request's `answer(None)` is stored with it)."""
         if table["game"] == "icehouse":
             scene, _ = store.latest_scene(db, table["id"])
             session = self.session(db, game, table)
             action = {"player": who, "type": "end"}
             if scene is not None:
                 action["scores"] = icehouse_scores(scene, session.match, table_rules(table))
-            self.perform(db, table, game, action, reason="final count")
+            self.perform(db, table, game, action, reason="final count",
+                         answer=answer and (lambda _: answer(None)))
             return
         def job(w):
             store.end_game(w, game["id"])
             return store.add_event(w, table["id"], "game_over", {"game": game["number"], "by": who})
         with self.lock(table["id"]):
-            event_id = self.store.write(job, backup=True)
+            event_id = self.store.write(job, backup=True, answer=answer and (lambda _: answer(None)))
         self.publish(table["id"], event_id)
 
     def fire_due_timers(self, db, now: float | None = None) -> int:

@@ -5,15 +5,16 @@ the camera loop) or, at a table created without one, its first player.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify
+from flask import Blueprint, abort
 
 from referee.evaluate import evaluate
 from referee.match import IllegalAction
 from referee.scene import SceneError, scene_from_dict
 from webapp import store
-from webapp.api import app_games, game_or_409, table_or_404
+from webapp.api import accepted, app_games, game_or_409, table_or_404
 from webapp.db import app_store, get_db
 from webapp.games import icehouse_scene, table_rules
+from webapp.replies import respond
 from webapp.security import current_player, is_host, json_body
 
 bp = Blueprint("host", __name__, url_prefix="/t/<code>")
@@ -27,11 +28,13 @@ def host_table(code: str):
     return table
 
 
-def perform(table, action: dict, reason: str = ""):
+def perform(table, action: dict, answer, reason: str = ""):
+    """Apply the host's `action`; the response `answer(result)` (stored with it)."""
     try:
-        return app_games().perform(get_db(), table, game_or_409(table), action, reason)
+        result = app_games().perform(get_db(), table, game_or_409(table), action, reason, answer)
     except IllegalAction as exc:
         abort(409, str(exc))
+    return respond(answer, result)
 
 
 @bp.post("/host/start")
@@ -42,20 +45,25 @@ def start(code: str):
     seed = json_body().get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         abort(400, "seed must be a whole number")
+    def answer(game):
+        return {"game": game["number"], "players": sides}, 201
     try:
-        game = app_games().start(db, table, sides, seed)
+        game = app_games().start(db, table, sides, seed, answer)
     except ValueError as exc:
         abort(409, str(exc))
-    return jsonify(game=game["number"], players=sides), 201
+    return respond(answer, game)
 
 
 @bp.post("/host/undo")
 def undo(code: str):
     table = host_table(code)
-    undone = app_games().undo(get_db(), table, game_or_409(table))
+
+    def answer(undone):
+        return {"undone": {"player": undone.get("player"), "type": undone.get("type")}}, 200
+    undone = app_games().undo(get_db(), table, game_or_409(table), answer)
     if undone is None:
         abort(409, "nothing to undo in this game")
-    return jsonify(undone={"player": undone.get("player"), "type": undone.get("type")})
+    return respond(answer, undone)
 
 
 @bp.post("/host/remove")
@@ -66,6 +74,9 @@ def remove(code: str):
     db = get_db()
     player_id = json_body().get("player")
     games = app_games()
+
+    def removed(_event_id):
+        return {"removed": player_id}, 200
     with games.lock(table["id"]):
         row = next((p for p in store.players(db, table["id"]) if p["id"] == player_id), None)
         if not isinstance(player_id, int) or row is None:
@@ -77,11 +88,11 @@ def remove(code: str):
             if ballot is not None:
                 store.undo_action(w, ballot)
             return store.add_event(w, table["id"], "player_removed", {"player": player_id})
-        event_id = app_store().write(job)
+        event_id = app_store().write(job, answer=removed)
         if ballot is not None:
             games.drop(store.current_game(db, table["id"])["id"])
     games.publish(table["id"], event_id)
-    return jsonify(removed=player_id)
+    return respond(removed, event_id)
 
 
 @bp.post("/host/end")
@@ -90,11 +101,13 @@ def end(code: str):
     game = game_or_409(table)
     if game["status"] != "playing":
         abort(409, "this game is over")
+    def answer(_):
+        return {"ended": game["number"]}, 200
     try:
-        app_games().end(get_db(), table, game, "host")
+        app_games().end(get_db(), table, game, "host", answer)
     except IllegalAction as exc:
         abort(409, str(exc))
-    return jsonify(ended=game["number"])
+    return respond(answer, None)
 
 
 @bp.post("/host/score")
@@ -103,9 +116,8 @@ def score(code: str):
     table = host_table(code)
     data = json_body()
     reason = str(data.get("reason") or "host entry")[:60]
-    perform(table, {"player": "host", "type": "host_score", "side": data.get("side"),
-                    "points": data.get("points")}, reason)
-    return jsonify(ok=True)
+    return perform(table, {"player": "host", "type": "host_score", "side": data.get("side"),
+                           "points": data.get("points")}, lambda _: ({"ok": True}, 200), reason)
 
 
 @bp.post("/host/confirm")
@@ -118,9 +130,8 @@ def confirm(code: str):
     icehoused = data.get("icehoused", [])
     if not isinstance(icehoused, list):
         abort(400, "icehoused must be a list of colours")
-    result = perform(table, {"player": "host", "type": "confirm_call", "kind": data.get("kind"),
-                             "icehoused": icehoused})
-    return jsonify(ok=True, events=result["events"])
+    return perform(table, {"player": "host", "type": "confirm_call", "kind": data.get("kind"),
+                           "icehoused": icehoused}, accepted)
 
 
 @bp.post("/scene")
@@ -145,6 +156,8 @@ def post_scene(code: str):
     def job(w):
         store.save_scene(w, table["id"], data, report)
         return store.add_event(w, table["id"], "report", {"warnings": report["warnings"], "scores": report["scores"]})
-    event_id = app_store().write(job)
+    def answer(_event_id):
+        return report, 201
+    event_id = app_store().write(job, answer=answer)
     app_games().publish(table["id"], event_id)
-    return jsonify(report), 201
+    return respond(answer, event_id)

@@ -1,11 +1,14 @@
 """The Icehouse game as the web app runs it: real time, so no turns; what the app tracks is the
-hidden end timer, icehouse calls and who sits in the icehouse.
+hidden end timer, icehouse calls, crash penalties and who sits in the icehouse.
 
 `IcehouseGame` follows the match protocol of referee/match.py. Calls are resolved by the
 referee (`referee.icehouse.call`) on the latest scene the camera posted; the web app stores the
 resolved outcome in the action, so a rebuild after a restart gives the same result. With no
-scene, a call waits for the host to confirm its outcome. The deadline itself never enters this
-object: the web app keeps it in the store and applies an `end` action when it fires.
+scene, a call waits for the host to confirm its outcome. A player who crashed the table says so
+on his phone (`crash`: the size of the piece he was trying to play and the opponent he gives
+it to); the app announces the penalty and the players hand the piece over and put the jarred
+pieces back (docs/rulings/icehouse.md). The deadline itself never enters this object: the web
+app keeps it in the store and applies an `end` action when it fires.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from referee.match import IllegalAction, check_action, event, verdict
 
 KINDS = ("true", "false", "self")
 SYSTEM = ("host", "clock")
+SIZES = {1: "small", 2: "medium", 3: "large"}
 
 
 class IcehouseGame:
@@ -24,6 +28,7 @@ class IcehouseGame:
         self.players = list(players)
         self.icehouse: list[str] = []
         self.calls: list[dict] = []          # resolved calls, oldest first
+        self.crashes: list[dict] = []        # crash penalties, oldest first: player, size, to
         self.pending: str | None = None      # caller waiting for the host's ruling
         self.over = False
         self.ended_by: str | None = None
@@ -33,15 +38,20 @@ class IcehouseGame:
         return [] if self.over or self.pending else list(self.players)
 
     def legal_actions(self, player: str) -> list[dict]:
+        """A call, and the crash penalty: each size of piece he may have been playing, to each
+        opponent (a player in the icehouse still plays captured and received pieces)."""
         if player not in self.to_act():
             return []
-        return [{"player": player, "type": "call"}]
+        return [{"player": player, "type": "call"}] + [
+            {"player": player, "type": "crash", "size": size, "to": to}
+            for size in SIZES for to in self.players if to != player]
 
     def apply(self, action: dict, scene=None) -> dict:
         player, kind = check_action(action, self.players + list(SYSTEM))
         if self.over:
             raise IllegalAction("the game is over")
-        handler = {"call": self._call, "confirm_call": self._confirm, "end": self._end}.get(kind)
+        handler = {"call": self._call, "confirm_call": self._confirm, "crash": self._crash,
+                   "end": self._end}.get(kind)
         if handler is None:
             raise IllegalAction(f"unknown action type {kind!r}")
         return handler(player, action)
@@ -88,6 +98,19 @@ class IcehouseGame:
         return verdict([event("call_resolved", message, caller=caller, outcome=kind,
                               icehoused=list(icehoused))])
 
+    def _crash(self, player: str, action: dict) -> dict:
+        """ "He must give away the piece he was trying to play, to the opponent of his choice.
+        Also, the pieces that were jarred should be put back the way they were." """
+        choice = {"player": player, "type": "crash", "size": action.get("size"), "to": action.get("to")}
+        if choice not in self.legal_actions(player):
+            raise IllegalAction(f"{player} cannot give a piece of size {action.get('size')!r} to "
+                                f"{action.get('to')!r} for a crash")
+        self.crashes.append({k: choice[k] for k in ("player", "size", "to")})
+        size = SIZES[choice["size"]]
+        return verdict([event("crash", f"{player} crashed the table playing a {size}: it goes to "
+                              f"{choice['to']}; put the jarred pieces back", player=player,
+                              size=choice["size"], to=choice["to"])])
+
     def _end(self, player: str, action: dict) -> dict:
         if player not in SYSTEM:
             raise IllegalAction("only the host or the timer ends the game")
@@ -99,7 +122,7 @@ class IcehouseGame:
         return verdict([event("game_over", f"Stop! {why}")])
 
     def view(self, player: str | None) -> dict:
-        return {"icehouse": list(self.icehouse), "calls": list(self.calls),
+        return {"icehouse": list(self.icehouse), "calls": list(self.calls), "crashes": list(self.crashes),
                 "pending_call": self.pending, "over": self.over, "ended_by": self.ended_by,
                 "timer": "rang" if self.ended_by == "clock" else ("stopped" if self.over else "hidden")}
 

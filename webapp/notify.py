@@ -4,7 +4,7 @@ A writer calls `published(table_id, event_id)` after its transaction commits (fr
 with PostgreSQL also the LISTEN thread, for events written by other servers); streams of that
 table wait in `wait(table_id, after, timeout)`. The wait is a gevent event: under the gevent
 server a waiting stream is a parked greenlet, no thread; in a plain thread it simply blocks.
-Streams still re-read the table every poll, for writers that announce nothing.
+Streams still check the table every poll, for writers that announce nothing.
 """
 from __future__ import annotations
 
@@ -25,6 +25,11 @@ class Notifier:
             event = self._events.pop(table_id, None)
         if event is not None:
             event.set()
+
+    def latest(self, table_id: int) -> int:
+        """The newest event id announced for the table (0: none yet)."""
+        with self._guard:
+            return self._latest.get(table_id, 0)
 
     def wait(self, table_id: int, after: int, timeout: float) -> bool:
         """Block until an event newer than `after` is announced, or `timeout` seconds pass."""

@@ -2,12 +2,14 @@
 
 Every write from the pages carries an `X-Request-Id` header (a random id per tap, kept when
 the page retries it). The first request with an id runs; a repeat that arrives while it runs
-waits for it; a later one gets the stored answer. The id's marker is written in the same
-transaction as what the request changed (`with_marker`), so even after a crash between the
-commit and the answer, a repeat finds the action applied: it then gets `{"ok": true,
-"repeated": true}`. Answers are kept in memory (with their cookies) and in the `replies` table
-(without: tokens are never stored). Ids are per client and route: another phone cannot reuse
-one to read an answer.
+waits for it; a later one gets the stored answer. A route that changes the store names its
+answer with the write (`answer(value) -> (body, status)`): the answer is then stored in the
+same transaction as what the request changed (`with_marker`), so even after a crash between
+the commit and the reply, a repeat gets that first answer and changes nothing. (A write made
+without an answer still stores the id as applied; a repeat of it gets `{"ok": true,
+"repeated": true}`.) Answers are kept in memory (with their cookies) and in the `replies`
+table (without: tokens are never stored); stored ones older than `KEEP_HOURS` are pruned.
+Ids are per client and route: another phone cannot reuse one to read an answer.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ HEADER = "X-Request-Id"
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,64}")
 MEMORY = 20000          # answers kept in memory
 WAIT = 30.0             # seconds a repeat waits for the first to finish
+KEEP_HOURS = 12.0       # stored answers kept this long: a page retries a tap for minutes, not hours
+PRUNE_EVERY = 600.0     # seconds between prunings
 
 
 def request_key() -> str | None:
@@ -40,18 +44,42 @@ def request_key() -> str | None:
     return hashlib.sha256(material.encode()).hexdigest()
 
 
-def with_marker(fn):
-    """`fn` (a write job) that also records the current request's id as applied."""
+def with_marker(fn, answer=None):
+    """`fn` (a write job) that also records the current request's id as applied and, given
+    `answer` (the job's value -> (body, status)), the request's answer: one transaction."""
     key = g.get("request_key") if has_request_context() else None
     if key is None:
         return fn
 
     def job(conn):
         value = fn(conn)
-        conn.execute("INSERT INTO replies (key, created) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-                     (key, time.time()))
+        status, body = None, None
+        if answer is not None:
+            body, status = answer_text(answer, value)
+        conn.execute("INSERT INTO replies (key, status, body, created) VALUES (?, ?, ?, ?) ON CONFLICT (key) "
+                     "DO UPDATE SET status = COALESCE(excluded.status, replies.status), "
+                     "body = COALESCE(excluded.body, replies.body)", (key, status, body, time.time()))
         return value
     return job
+
+
+def answer_text(answer, value) -> tuple[str, int]:
+    body, status = answer(value)
+    return json.dumps(body, separators=(",", ":")), status
+
+
+def respond(answer, value) -> Response:
+    """The response to a write whose answer was stored with it: the same text."""
+    body, status = answer_text(answer, value)
+    g.answer_stored = True
+    return Response(body, status, mimetype="application/json")
+
+
+def prune(conn) -> int:
+    """Forget stored answers older than KEEP_HOURS (a write job); returns how many. A repeat
+    of a pruned request is a new request (the in-memory answers, `MEMORY`, still hold it
+    until the server restarts)."""
+    return conn.execute("DELETE FROM replies WHERE created < ?", (time.time() - KEEP_HOURS * 3600,)).rowcount
 
 
 class Replies:
@@ -124,13 +152,15 @@ def repeat_answer():
 
 
 def keep_answer(response):
-    """After a write: keep its answer for repeats (not a server failure: that may be retried)."""
+    """After a write: keep its answer for repeats (not a server failure: that may be retried),
+    in memory, and in the store unless it was stored with the write (`respond`)."""
     key = g.pop("request_key", None)
     if key is not None:
         ok = response.status_code < 500 and response.mimetype == "application/json"
         answer = (response.status_code, response.get_data(as_text=True),
                   response.headers.getlist("Set-Cookie")) if ok else None
-        replies().finish(key, answer, current_app.extensions["icetable"].store)
+        stored = g.pop("answer_stored", False)
+        replies().finish(key, answer, None if stored else current_app.extensions["icetable"].store)
     return response
 
 

@@ -79,10 +79,12 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_table ON events(table_id, id);
 
 -- Request ids of applied writes (webapp/replies.py): key is a hash of client, route and id;
--- status and body are the first answer (NULL until it is stored).
+-- status and body are the first answer, stored with the write it answers (NULL for a write
+-- made without one); pruned after replies.KEEP_HOURS.
 CREATE TABLE IF NOT EXISTS replies (
     key         TEXT PRIMARY KEY,
     status      INTEGER,
     body        TEXT,
     created     REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS replies_created ON replies(created);

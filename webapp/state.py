@@ -9,38 +9,38 @@ from __future__ import annotations
 
 import json
 
-from webapp import store
+from webapp.reads import TableRead
 
 
 def player_dict(row) -> dict:
     return {"id": row["id"], "name": row["name"], "side": row["side"], "host": bool(row["is_host"])}
 
 
-def snapshot(db, games, table, player=None, host: bool = False) -> dict:
-    """What `player` (a row, or None) sees at `table` now."""
-    seated = store.players(db, table["id"])
-    game = store.current_game(db, table["id"])
-    scene, report = store.latest_scene(db, table["id"])
+def snapshot(db, games, table, player=None, host: bool = False, read: TableRead | None = None) -> dict:
+    """What `player` (a row, or None) sees at `table`, as `read` (by default: read now)."""
+    read = read or TableRead.load(db, table["id"])
+    report = read.report
     out = {
         "table": {"code": table["code"], "game": table["game"]},
         "me": player_dict(player) if player is not None else None,
         "host": host,
-        "players": [player_dict(p) for p in seated],
+        "players": [player_dict(p) for p in read.players],
         "game": None,
         "warnings": report["warnings"] if report else [],
         "camera_scores": report["scores"] if report else {},
-        "last_event": store.last_event_id(db, table["id"]),
-        "last_die": last_die(db, table["id"]),
+        "last_event": read.upto,
+        "last_die": read.last_die,
     }
-    if table["game"] == "icehouse" and scene is not None:     # drawn from the camera's scene
-        out["camera_scene"], out["camera_status"] = scene, report.get("status", {})
-    if game is not None:
-        out["game"] = game_state(db, games, table, game, player)
+    if table["game"] == "icehouse" and read.scene is not None:     # drawn from the camera's scene
+        out["camera_scene"], out["camera_status"] = read.scene, report.get("status", {})
+    if read.game is not None:
+        out["game"] = game_state(db, games, table, read, player)
     return out
 
 
-def game_state(db, games, table, game, player) -> dict:
+def game_state(db, games, table, read: TableRead, player) -> dict:
     """The game part of a snapshot, read under the table's lock (never a half-applied action)."""
+    game = read.game
     with games.lock(table["id"]):
         session = games.session(db, game, table)
         match = session.match
@@ -55,7 +55,7 @@ def game_state(db, games, table, game, player) -> dict:
             "legal": match.legal_actions(side) if playing and side else [],
             "scores": session.scores(),
             "winner": match.winner() if match.is_over() else None,
-            "sheet": store.ledger(db, game["id"]),
+            "sheet": read.sheet,
         }
 
 
@@ -69,13 +69,6 @@ def drawn_view(game: str, view: dict, playing: bool) -> dict:
     report, cannons = pirate_areas(scene_from_dict(view["scene"], "scene"))
     return {**view, "areas": {sid: {"reach": ship.get("reach", []), "cannons": cannons.get(sid, [])}
                               for sid, ship in report["status"].get("ships", {}).items()}}
-
-
-def last_die(db, table_id: int) -> dict | None:
-    """The latest die roll at the table, for a phone that was away when it was rolled."""
-    row = db.execute("SELECT payload FROM events WHERE table_id = ? AND kind = 'dice' ORDER BY id DESC LIMIT 1",
-                     (table_id,)).fetchone()
-    return json.loads(row["payload"]) if row else None
 
 
 def event_message(row) -> dict:

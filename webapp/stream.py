@@ -2,7 +2,8 @@
 
 Each message carries an event of the table's log (its SSE id is the row id, so a phone that
 reconnects with Last-Event-ID gets exactly what it missed), and each batch ends with a `state`
-message: the recipient's snapshot, computed for him at send time. Under the gevent server an
+message: the recipient's snapshot, computed for him at send time from the table's read that
+all its streams share (webapp.reads: one read per event, not one per phone). Under the gevent server an
 open stream is a greenlet parked in the notifier, no thread; a phone that went away is noticed
 at the next write (the heartbeat at the latest). Streams are capped per client and per table
 (security.StreamCaps).
@@ -42,7 +43,7 @@ def events(code: str):
     if refused:
         abort(429, refused)
     config = current_app.config
-    stream = EventStream(app_store(), app_games(), table, token, host, after, config["SSE_POLL"],
+    stream = EventStream(app_store(), app_games(), state.reads, table, token, host, after, config["SSE_POLL"],
                          config["SSE_HEARTBEAT"], request.environ.get("icetable.gone"))
     response = Response(stream.run(), mimetype="text/event-stream",
                         headers={"X-Accel-Buffering": "no", "Cache-Control": "no-store"})
@@ -62,8 +63,9 @@ def resume_after(db, table) -> int:
 class EventStream:
     """The generator behind one open stream; it holds no transaction."""
 
-    def __init__(self, source, games, table, token, host, after, poll, heartbeat, gone=None):
-        self.source, self.games, self.table, self.token, self.host = source, games, table, token, host
+    def __init__(self, source, games, reads, table, token, host, after, poll, heartbeat, gone=None):
+        self.source, self.games, self.reads = source, games, reads
+        self.table, self.token, self.host = table, token, host
         self.after, self.poll, self.heartbeat = after, poll, heartbeat
         self.gone = gone or (lambda: False)
         self.player_gone = False
@@ -95,16 +97,29 @@ class EventStream:
 
     def batch(self, db, force: bool = False):
         """Missed events (all public), then the recipient's own snapshot if any was sent (or
-        `force`)."""
-        me = store.player_by_token(db, self.table["id"], self.token)
+        `force`), both from the table's shared read."""
+        table_id = self.table["id"]
+        read = self.reads.read(db, table_id, max(self.after, self.games.notifier.latest(table_id)))
+        me = read.player(self.token)
         if self.token and me is None and not force:
             self.player_gone = True
             yield sse({"reason": "you are no longer seated at this table"}, "removed")
             return
-        rows = store.events_after(db, self.table["id"], self.after)
+        rows = self.reads.events_after(table_id, self.after, read.upto)
+        if rows is None:        # further behind than the shared events go: its own read
+            rows = [r for r in store.events_after(db, table_id, self.after) if r["id"] <= read.upto]
         for row in rows:
             self.after = row["id"]
             yield sse(event_message(row), row["kind"], row["id"])
         if rows or force:
-            yield sse(snapshot(db, self.games, self.table, me, self.host or bool(me and me["is_host"])),
-                      "state")
+            yield self.state_message(db, read, me)
+
+    def state_message(self, db, read, me) -> str:
+        """The recipient's snapshot as a message. Pages of no seated player (onlookers, the
+        table page) all see the same public snapshot: made once per read."""
+        host = self.host or bool(me and me["is_host"])
+        if me is not None:
+            return sse(snapshot(db, self.games, self.table, me, host, read), "state")
+        if host not in read.public:
+            read.public[host] = sse(snapshot(db, self.games, self.table, None, host, read), "state")
+        return read.public[host]

@@ -48,6 +48,7 @@
     if (t === "end_turn") return "End my turn";
     if (t === "roll") return "Roll the die";
     if (t === "call") return "Call icehouse!";
+    if (t === "crash") return "I crashed playing a " + SIZE[a.size] + ": it goes to " + a.to;
     if (t === "pass") return "Pass";
     if (game === "icefloe") {
       const tiles = (view.board && view.board.tiles) || {};

@@ -10,7 +10,7 @@
   const MAX_BUTTONS = 12;
   const HEADINGS = {vote_number: "Vote: the number", vote_suit: "Vote: the suit", add_coins: "Voting coins",
                     break_tie: "Break the tie (torch)", choose_winner: "Final tie", remove_empty: "The extra empty tile",
-                    end_turn: "End the turn", call: "Icehouse", roll: "Roll-off", place: "Place a pyramid",
+                    end_turn: "End the turn", call: "Icehouse", crash: "Crash: you moved pieces while playing one", roll: "Roll-off", place: "Place a pyramid",
                     move: "Move", slide: "Slide a floe", pick: "Take a tile", play: "Play a coin", flip: "Flip a tile",
                     remove: "Melt a tile", fire: "Fire a cannon", repair: "Repair", transfer: "Cargo", explore: "Explore",
                     pass: "Pass"};
@@ -113,6 +113,7 @@
       if (view.homes) out.push("At home: " + Object.entries(view.homes).map(([p, h]) => p + " " + counted(h)).join(" · "));
     } else if (game === "icehouse") {
       if (view.icehouse && view.icehouse.length) out.push("In the icehouse: " + view.icehouse.join(", "));
+      for (const c of view.crashes || []) out.push("Crash: " + c.player + "'s " + B.SIZE[c.size] + " goes to " + c.to);
       if (view.timer === "rang") out.push("⏰ The timer has gone off");
     }
     return out.filter(Boolean);
