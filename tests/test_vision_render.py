@@ -10,6 +10,8 @@ from vision import samples
 from vision.camera import intrinsics, looking_at
 from vision.detector import Detector
 from vision.render import HandConfig, RenderConfig, random_config, render
+from vision.render.frame import classes
+from vision.topview import warp_labels
 
 AREA = (600.0, 450.0)
 LAYOUT = cards_layout(*AREA)
@@ -108,3 +110,38 @@ def test_planned_scenes_keep_the_scene_contract():
             scene = samples.SCENES[game](random.Random(image["seed"]), samples.AREAS[game])
             back = scene_from_dict(scene.to_dict(), image["stem"])
             assert all(0 <= p.heading < 360 for p in back.pieces if p.heading is not None)
+
+
+def test_truth_classes_mark_the_pieces_and_arms_the_frame_shows():
+    """`classes` (the segmentation network's training truth): the pixels it calls a piece are
+    where the frame differs from the bare table, the arm's where the arm is, the card is table."""
+    cam = _camera()
+    scene = _scene([{"id": "r", "type": "pyramid", "color": "red", "size": 3, "pose": "lying", "heading": 30,
+                     "x": 150, "y": 300},
+                    {"id": "c", "type": "card", "owner": "red", "x": 450, "y": 300, "width": 148, "height": 105,
+                     "angle": 0}], game="icepirates")
+    hand = HandConfig(start=(300, -250), end=(300, 120), width=85, height=80)
+    config = RenderConfig(camera=cam, hands=(hand,), blur=0.0, noise=0.0)
+    truth = classes(scene, config)
+    bare = render(_scene([], game="icepirates"), LAYOUT, RenderConfig(camera=cam, blur=0.0, noise=0.0)).image
+    frame = render(scene, LAYOUT, config).image
+    changed = np.abs(frame.astype(int) - bare.astype(int)).max(axis=2) > 25
+    piece, arm = truth == 1, truth == 2
+    assert piece.sum() > 500 and changed[piece].mean() > 0.9
+    assert arm.sum() > 5000 and changed[arm].mean() > 0.9
+    card = cam.project(np.array([[450.0, 300.0, 0.0]]))[0].astype(int)
+    assert truth[card[1], card[0]] == 0
+
+
+def test_truth_classes_land_on_the_top_view_where_the_detector_looks():
+    cam = _camera()
+    scene = _scene([{"id": "b", "type": "pyramid", "color": "blue", "size": 2, "pose": "standing", "x": 120, "y": 90}])
+    config = RenderConfig(camera=cam, blur=0.5, noise=1.0)
+    frame = render(scene, LAYOUT, config).image
+    detector = _detector(cam)
+    view = detector.top_view(frame)
+    cal = detector.calibration
+    top = warp_labels(classes(scene, config), detector.plane(frame), detector.region, cal.mm_per_px, cal.K, cal.dist)
+    assert top.shape == view.image.shape[:2]
+    col, row = np.round(view.to_pixels(np.array([[120.0, 90.0]]))[0]).astype(int)
+    assert top[row, col] == 1 and np.count_nonzero(top) * cal.mm_per_px ** 2 < 2000

@@ -65,3 +65,12 @@ def rectify(frame: np.ndarray, fit: PlaneFit, region: tuple[float, float, float,
     image = cv2.remap(source, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     _, centre = pose_from_homography(fit.H, K)
     return TopView(image, (region[0], region[1]), mm_per_px, centre)
+
+
+def warp_labels(labels: np.ndarray, fit: PlaneFit, region: tuple[float, float, float, float],
+                mm_per_px: float, K: np.ndarray, dist: np.ndarray | None) -> np.ndarray:
+    """A per-pixel label image of the frame (piece ids, classes) on the top view's pixels, each
+    taking the label under its centre (no blending of labels)."""
+    mx, my = _pixel_map(region, mm_per_px, fit, K, dist, 1.0)
+    return cv2.remap(labels, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+

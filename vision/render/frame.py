@@ -50,6 +50,23 @@ def render(scene: Scene, layout: Layout, config: RenderConfig, dims: Dimensions 
     return Rendered(np.ascontiguousarray(bgr), hidden)
 
 
+def classes(scene: Scene, config: RenderConfig, dims: Dimensions = DEFAULT) -> np.ndarray:
+    """Per-pixel truth of the frame `render` draws: 0 table (flat looks, cards, and print too), 1 a piece,
+    2 an arm (uint8, `vision.segnet.CLASSES`)."""
+    cam = config.camera
+    canvas_cam, offset = padded(cam)
+    out = np.zeros((canvas_cam.size[1], canvas_cam.size[0]), np.uint8)
+    for hook in SCENE_HOOKS:
+        scene = hook(scene, dims)
+    for look in (look for piece in scene.pieces for look in DRAWERS[piece.type](piece, dims)):
+        if not look.flat:
+            hull = cv2.convexHull(canvas_cam.project(look.solid.vertices, distort=False).astype(np.float32))
+            cv2.fillConvexPoly(out, hull.astype(np.int32), 1)
+    for hand in config.hands:
+        out[_arm_mask(hand, canvas_cam, canvas_cam.size) > 127] = 2
+    return distort(out, cam, offset, cv2.INTER_NEAREST)
+
+
 def padded(cam: Camera, offset: tuple[int, int] | None = None) -> tuple[Camera, tuple[int, int]]:
     """The same camera with a larger, undistorted canvas (so distortion never samples outside),
     `offset` (default PAD of the size) pixels wider on each side."""
