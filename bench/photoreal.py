@@ -26,7 +26,7 @@ one_blas_thread()
 import cv2  # noqa: E402
 
 from calibration.calibfile import CalibrationError, load  # noqa: E402
-from vision import colournet  # noqa: E402
+from vision import colournet, segnet  # noqa: E402
 from vision.detector import Detector, FrameError  # noqa: E402
 from vision.evaluation import Score, percentile, sample_images, score  # noqa: E402
 
@@ -60,7 +60,9 @@ class Tally:
                 f"({self.right[key]}/{self.total[key]})" for key in sorted(self.total)]
 
 
-def measure(folder: Path, verbose: bool, model: Path | None) -> tuple[Score, dict, list, int]:
+def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, list, int]:
+    """Scores, tallies by condition, detect times and refused frames of a folder, read by a
+    detector with `models` (`Detector` fields: `reread`, `segment_model`)."""
     total, groups, times, refused = Score(), defaultdict(Tally), [], 0
     detectors = {}
     for image_path, truth, hidden, cal_path in sample_images(folder, GAMES):
@@ -68,7 +70,7 @@ def measure(folder: Path, verbose: bool, model: Path | None) -> tuple[Score, dic
         conditions = {k: info.get(k, "-") for k in ("light", "table", "plastic", "lens")}
         frame = cv2.imread(str(image_path))
         try:
-            detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path), reread=model))
+            detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path), **models))
             start = time.process_time()
             detected = detector.detect(frame, truth.game)
             times.append(time.process_time() - start)
@@ -106,21 +108,26 @@ def focal_errors(folder: Path) -> list[tuple[str, float, float]]:
     return out
 
 
-def frame_times(folder: Path, model: Path, repeat: int = 3) -> tuple[float, float]:
-    """Median CPU time (s, this thread) to detect a committed 1920x1080 frame without the colour
-    network and with it, the two interleaved on the same frames."""
-    times = {None: [], model: []}
+def frame_times(folder: Path, models: dict, repeat: int = 3) -> tuple[float, float]:
+    """Median CPU time (s, this thread) to detect a committed 1920x1080 frame without the
+    networks and with `models`, the two interleaved on the same frames."""
+    times = {"without": [], "with": []}
     for image_path, truth, _, cal_path in sample_images(folder, GAMES):
         frame = cv2.imread(str(image_path))
         if frame.shape[:2] != (1080, 1920):
             continue
-        detectors = {m: Detector(load(cal_path), reread=m) for m in times}
+        detectors = {"without": Detector(load(cal_path), reread=None, segment_model=None),
+                     "with": Detector(load(cal_path), **models)}
         for _ in range(repeat):
-            for m, detector in detectors.items():
+            for key, detector in detectors.items():
                 start = time.process_time()
                 detector.detect(frame, truth.game)
-                times[m].append(time.process_time() - start)
-    return statistics.median(times[None]), statistics.median(times[model])
+                times[key].append(time.process_time() - start)
+    return statistics.median(times["without"]), statistics.median(times["with"])
+
+
+def _model(arg: str) -> Path | None:
+    return None if arg == "none" or not Path(arg).exists() else Path(arg)
 
 
 def summary(label: str, s: Score) -> str:
@@ -139,15 +146,17 @@ def main(argv=None) -> int:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--model", default=str(colournet.MODEL),
                         help="the colour network (vision.colournet; default the shipped one), or 'none'")
+    parser.add_argument("--segment-model", default=str(segnet.MODEL),
+                        help="the segmentation network (vision.segnet; default the shipped one), or 'none'")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    model = None if args.model == "none" or not Path(args.model).exists() else Path(args.model)
-    print(f"colour network: {model or 'none'}")
+    models = {"reread": _model(args.model), "segment_model": _model(args.segment_model)}
+    print(f"colour network: {models['reread'] or 'none'}; segmentation network: {models['segment_model'] or 'none'}")
     if not Path(args.images).is_dir():
         print(f"no photoreal images in {args.images}: tools/photoreal renders them (docs/photoreal.md); "
               "the committed samples alone are measured")
-    total, groups, times, refused = measure(Path(args.images), args.verbose, model)
-    samples, _, _, _ = measure(Path(args.samples), False, model) if args.samples else (Score(), {}, [], 0)
+    total, groups, times, refused = measure(Path(args.images), args.verbose, models)
+    samples, _, _, _ = measure(Path(args.samples), False, models) if args.samples else (Score(), {}, [], 0)
     print(summary("committed samples", samples))
     print(summary(f"photoreal {args.images}", total) + f", {refused} frames refused")
     for name in ("kind", "pose", "piece light", "piece table"):
@@ -166,10 +175,10 @@ def main(argv=None) -> int:
               f"({worst[0]}); over 20 % off: {sum(abs(e[1]) > 0.2 for e in errors)} of {len(errors)} sessions")
     if times:
         print(f"detect time per photoreal frame (CPU, one thread): median {1000 * statistics.median(times):.0f} ms")
-    if args.samples and model:
-        without, with_net = frame_times(Path(args.samples), model)
-        print(f"committed 1920x1080 frames (CPU, one thread): median {1000 * without:.1f} ms without the colour "
-              f"network, {1000 * with_net:.1f} ms with it ({with_net / without:.2f} times; target at most 1.5)")
+    if args.samples and any(models.values()):
+        without, with_net = frame_times(Path(args.samples), models)
+        print(f"committed 1920x1080 frames (CPU, one thread): median {1000 * without:.1f} ms without the "
+              f"networks, {1000 * with_net:.1f} ms with them ({with_net / without:.2f} times; target at most 1.5)")
     return 0
 
 

@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 
 from calibration.calibfile import Calibration
-from calibration.homography import MatNotFound, find_markers, fit_plane
+from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
-from vision import colournet
+from vision import colournet, segnet
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.faint_cargo import faint_on_cards, lying_instead
 from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one, pasted
@@ -69,22 +69,31 @@ class Detector:
     dims: Dimensions = DEFAULT
     classifiers: list = field(default_factory=list)
     reread: Path | None = field(default_factory=lambda: colournet.MODEL if colournet.available() else None)
+    segment_model: Path | None = field(default_factory=lambda: segnet.MODEL if segnet.available() else None)
 
     def __post_init__(self):
         if not self.classifiers:
             self.classifiers = [PyramidClassifier(self.dims)]
 
-    def top_view(self, frame: np.ndarray):
-        """Check the frame, find the mat and rectify the play area."""
+    @property
+    def region(self) -> tuple[float, float, float, float]:
+        """The table region (x0, y0, x1, y1 mm) the top view shows: the play area and a margin."""
+        w, h = self.calibration.layout.area
+        return (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
+
+    def plane(self, frame: np.ndarray) -> PlaneFit:
+        """Check the frame and fit the table plane to the mat's markers in it."""
         gray = check_frame(frame)
         cal = self.calibration
         try:
-            fit = fit_plane(cal.layout, find_markers(gray), cal.K, cal.dist)
+            return fit_plane(cal.layout, find_markers(gray), cal.K, cal.dist)
         except MatNotFound as exc:
             raise FrameError(f"no calibration mat in the frame: {exc}") from None
-        w, h = cal.layout.area
-        region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
-        return rectify(frame, fit, region, cal.mm_per_px, cal.K, cal.dist)
+
+    def top_view(self, frame: np.ndarray):
+        """Check the frame, find the mat and rectify the play area."""
+        cal = self.calibration
+        return rectify(frame, self.plane(frame), self.region, cal.mm_per_px, cal.K, cal.dist)
 
     def detect(self, frame: np.ndarray, game: str = "icehouse") -> Scene:
         """The scene in a BGR frame; FrameError when the frame cannot be read."""
@@ -97,7 +106,7 @@ class Detector:
                              "play on a plain cloth")
         found, cargo = self._classify(view, seg, game, cards)
         if self.reread:
-            found = colournet.reread(view, seg.features, found, self.reread)
+            found = colournet.reread(view, seg.features, found, self.reread, tuple(game_rules(game, ())))
         found += self._cards(view, cards, found, cargo)
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         at_edge = _at_edge(seg)
@@ -132,7 +141,7 @@ class Detector:
             cards = find_cards(view, printed)
             if cards:
                 view = replace(view, image=flatten(view, cards))
-        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed)
+        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed, self.segment_model)
 
     def _classify(self, view, seg: Segmentation, game: str, cards: list[Card]) -> tuple[list[Found], set]:
         """What the classifiers find, and the ids (`id()`) of the pieces lying on a card: those

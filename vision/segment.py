@@ -9,11 +9,13 @@ piece on a cloth nearly as pale).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from calibration.colors import REJECT, ColorProfile
+from vision import segnet
 
 BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
 CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
@@ -229,17 +231,19 @@ def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
 
 
 def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
-            ignore: np.ndarray | None = None) -> Segmentation:
+            ignore: np.ndarray | None = None, model: Path | None = None) -> Segmentation:
     """Segment a top view (BGR uint8) into pieces, hands and table; `ignore` masks printed
-    parts of the mat (markers, patches, cards)."""
+    parts of the mat (markers, patches, cards). With `model` (`vision.segnet`), the network
+    says which pixels are pieces, in place of `foreground_mask` and `faint_parts`' pieces."""
     logs = cv2.log(image.astype(np.float32) + 2.0)
     hands = arm_regions(logs, mm_per_px)
     features = logs - cv2.log(background(image, mm_per_px, hands) + 2.0)
-    mask = foreground_mask(features)
+    mask = foreground_mask(features) if model is None else fill_holes(segnet.pieces(features, mm_per_px, model))
     if ignore is not None:
         mask[ignore > 0] = 0
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
-    mask |= faint
+    if model is None:
+        mask |= faint
     core = _arm_core(hands, features, profile, mm_per_px)
     colours = np.full(mask.shape, -1, np.int16)
     dist = np.zeros(mask.shape, np.float32)
