@@ -69,25 +69,40 @@ def _net(path: str):
     return cv2.dnn.readNetFromONNX(path)
 
 
-def reread(view, features: np.ndarray, found: list, model: Path = MODEL) -> list:
+def reread(view, features: np.ndarray, found: list, model: Path = MODEL, fixed: tuple = ()) -> list:
     """`found` (`vision.pyramids.Found`) without the pyramids that the network reads as no
-    piece, and with those it reads as another colour recoloured, each with at least CONFIDENT
-    probability."""
+    piece, with those it reads as another colour recoloured and those it reads as another size
+    resized (`resized`), each with at least CONFIDENT probability. Pieces of the `fixed` colours
+    keep their size (the game's rules set it: Ice Pirates islands and treasure)."""
     pyramids = [f for f in found if f.fields.get("type") == "pyramid"]
     if not pyramids:
         return found
     batch = np.stack([crop(view, features, *centre_and_turn(f.fields)) for f in pyramids])
-    label, _ = read(batch, model)
+    labels, sizes = read(batch, model)
     dropped = set()
-    for item, p in zip(pyramids, label):
+    for item, p, q in zip(pyramids, labels, sizes):
         best = int(p.argmax())
-        if p[best] < CONFIDENT:
-            continue
-        if best == NONE:
-            dropped.add(id(item))
-        else:
+        if p[best] >= CONFIDENT:
+            if best == NONE:
+                dropped.add(id(item))
+                continue
             item.fields["color"] = COLOURS[best]
+        size = int(q.argmax())
+        if q[size] >= CONFIDENT and item.fields["color"] not in fixed:
+            item.fields.update(resized(item.fields, SIZES[size]))
     return [f for f in found if id(f) not in dropped]
+
+
+def resized(fields: dict, size: int) -> dict:
+    """The fields of a pyramid read as `size`, its footprint's centroid kept (the crop the
+    network read was centred on it): a lying piece's tip moves along its heading."""
+    out = {"size": size}
+    if fields["pose"] == "lying" and size != fields["size"]:
+        shift = 2 / 3 * (DEFAULT.looney_lying_length[size] - DEFAULT.looney_lying_length[fields["size"]])
+        a = math.radians(fields["heading"])
+        out["x"] = round(fields["x"] + shift * math.cos(a), 1)
+        out["y"] = round(fields["y"] + shift * math.sin(a), 1)
+    return out
 
 
 def available(path: Path = MODEL) -> bool:
