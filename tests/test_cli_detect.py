@@ -106,10 +106,20 @@ def test_a_piecepack_table_read_as_icehouse_is_warned_of():
     assert code == 0 and _warnings(err) == []
 
 
-def test_a_pyramid_table_read_as_iceberg_is_warned_of():
-    code, _, err = cli("detect", FRAME720, "-c", CAL720, "--game", "iceberg")
+@pytest.mark.parametrize("game, said", [
+    ("iceberg", "no piecepack tiles"), ("icefloe", "no piecepack tiles"),
+    ("icepirates", "no home cards"),        # Icehouse pyramids, no home card on the table
+])
+def test_a_pyramid_table_read_as_another_game_is_warned_of(game, said):
+    code, _, err = cli("detect", FRAME720, "-c", CAL720, "--game", game)
     [line] = _warnings(err)
-    assert code == 0 and "no piecepack tiles" in line
+    assert code == 0 and said in line and "icehouse-01.jpg" in line
+
+
+def test_an_ice_pirates_table_read_as_ice_pirates_gives_no_warning():
+    cal = SAMPLES / "icepirates" / "calibration-cam720-daylight.json"
+    code, out, err = cli("detect", SAMPLES / "icepirates" / "icepirates-01.jpg", "-c", cal, "--game", "icepirates")
+    assert code == 0 and '"card"' in out and _warnings(err) == []
 
 
 def test_the_right_calibration_and_game_give_no_warning():
