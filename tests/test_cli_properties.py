@@ -1,6 +1,7 @@
 """Property-based: every command fed generated bad input (scenes, calibrations, records,
-images, options, files in the way of an output) answers with its documented exit code and one stderr line naming the file (or
-option) and the field, never a traceback, and changes no file."""
+images, options, files in the way of an output) answers with its documented exit code and one
+stderr line naming the file (or option) and the field, never a traceback, and changes no file;
+a calibration of another lens is warned of."""
 from __future__ import annotations
 
 import copy
