@@ -94,6 +94,11 @@ class PlaneFit:
     table: np.ndarray | None = None
     image: np.ndarray | None = None
 
+    def object_points(self) -> np.ndarray:
+        """The marker corners on the table as 3D points (mm, z = 0), float32 as OpenCV's
+        camera fits take them."""
+        return np.column_stack([self.table, np.zeros(len(self.table))]).astype(np.float32)
+
     def to_table(self, pixels: np.ndarray) -> np.ndarray:
         pts = np.asarray(pixels, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, np.linalg.inv(self.H)).reshape(-1, 2)

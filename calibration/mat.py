@@ -1,11 +1,14 @@
 """Printable pages of the calibration targets, at true scale (PNG and PDF via Pillow)."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
 from PIL import Image
+from PIL.PngImagePlugin import PngInfo
 
 from calibration.enrol import KINDS as ENROL_PHOTOS, guide_sheet
 from calibration.intrinsics import SQUARE_MM, board_image
@@ -14,6 +17,9 @@ from calibration.layout import (CARD, PAPERS, SHEET_MARGIN, Layout, cards_layout
 
 MM_PER_INCH = 25.4
 KINDS = ("a4", "letter", "a3", "cards", "palette", "charuco", "enrol")
+EXTENSIONS = ("png", "pdf")
+CREATOR = "icetable mat"    # in each page's PNG text and PDF info: the pages `mat` may replace
+MARK_BYTES = 4096           # how much of each end of a file is searched for CREATOR
 
 
 def _caption(image: np.ndarray, text: str, x: float, y: float, ppm: float) -> None:
@@ -73,35 +79,62 @@ def _cards_sheet(dpi: int) -> np.ndarray:
     return page
 
 
-def pages(kind: str, dpi: int) -> dict[str, np.ndarray]:
-    """The pages of one kind of target, by file stem."""
+def _makers(kind: str, dpi: int) -> dict[str, Callable[[], np.ndarray]]:
+    """How to draw each page of one kind of target, by file stem (drawn only when called)."""
     if kind in PAPERS:
-        return {f"mat-{kind}": sheet_page(sheet_layout(kind), PAPERS[kind], dpi,
-                                          f"icetable mat {kind.upper()}")}
+        return {f"mat-{kind}": partial(sheet_page, sheet_layout(kind), PAPERS[kind], dpi,
+                                       f"icetable mat {kind.upper()}")}
     if kind == "palette":
-        return {"palette": sheet_page(palette_layout(), PAPERS["a4"], dpi,
-                                      "icetable palette: stand one pyramid of each colour on its spot")}
+        return {"palette": partial(sheet_page, palette_layout(), PAPERS["a4"], dpi,
+                                   "icetable palette: stand one pyramid of each colour on its spot")}
     if kind == "charuco":
-        board = cv2.cvtColor(board_image(dpi / MM_PER_INCH), cv2.COLOR_GRAY2RGB)
-        _caption(board, f"icetable ChArUco board: {SQUARE_MM:g} mm squares", 3, 8, dpi / MM_PER_INCH)
-        return {"charuco": board}
+        return {"charuco": partial(_charuco_page, dpi)}
     if kind == "enrol":     # where the pieces go for each enrolment photo (a guide, not to scale)
-        return {f"enrol-{photo}": guide_sheet(photo) for photo in ENROL_PHOTOS}
+        return {f"enrol-{photo}": partial(guide_sheet, photo) for photo in ENROL_PHOTOS}
     if kind == "cards":
-        out = {f"card{mid}": card_page(mid, dpi) for mid in range(4)}
-        out["cards"] = _cards_sheet(dpi)
+        out = {f"card{mid}": partial(card_page, mid, dpi) for mid in range(4)}
+        out["cards"] = partial(_cards_sheet, dpi)
         return out
     raise ValueError(f"unknown mat kind {kind!r} (one of {', '.join(KINDS)})")
 
 
+def _charuco_page(dpi: int) -> np.ndarray:
+    board = cv2.cvtColor(board_image(dpi / MM_PER_INCH), cv2.COLOR_GRAY2RGB)
+    _caption(board, f"icetable ChArUco board: {SQUARE_MM:g} mm squares", 3, 8, dpi / MM_PER_INCH)
+    return board
+
+
+def pages(kind: str, dpi: int) -> dict[str, np.ndarray]:
+    """The pages of one kind of target, by file stem."""
+    return {stem: draw_page() for stem, draw_page in _makers(kind, dpi).items()}
+
+
+def paths(kind: str, out_dir: Path) -> list[Path]:
+    """The files `write` writes for a target kind into `out_dir`."""
+    return [out_dir / f"{stem}.{ext}" for stem in _makers(kind, 72) for ext in EXTENSIONS]
+
+
 def write(kind: str, out_dir: Path, dpi: int = 200) -> list[Path]:
-    """Write PNG and PDF files of a target kind at `dpi`; returns the paths written."""
+    """Write PNG and PDF files of a target kind at `dpi`, each marked as made by icetable
+    (`made_here`); returns the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for stem, page in pages(kind, dpi).items():
-        image = Image.fromarray(page)
-        for ext in ("png", "pdf"):
-            path = out_dir / f"{stem}.{ext}"
-            image.save(path, resolution=float(dpi)) if ext == "pdf" else image.save(path, dpi=(dpi, dpi))
-            written.append(path)
-    return written
+    mark = PngInfo()
+    mark.add_text("Software", CREATOR)
+    for stem, draw_page in _makers(kind, dpi).items():
+        image = Image.fromarray(draw_page())
+        image.save(out_dir / f"{stem}.png", dpi=(dpi, dpi), pnginfo=mark)
+        image.save(out_dir / f"{stem}.pdf", resolution=float(dpi), creator=CREATOR)
+    return paths(kind, out_dir)
+
+
+def made_here(path: Path) -> bool:
+    """Whether `path` is a page an earlier `write` made: its PNG text or PDF creator (UTF-16,
+    as Pillow writes it) names icetable. Only the file's ends are read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(MARK_BYTES)
+            f.seek(max(0, f.seek(0, 2) - MARK_BYTES))
+            tail = f.read()
+    except OSError:
+        return False
+    return CREATOR.encode() in head or CREATOR.encode("utf-16-be") in tail

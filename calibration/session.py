@@ -94,7 +94,7 @@ def _calibrate(obj: list, img: list, size, K: np.ndarray, flags: int = FLAGS) ->
     return K2, dist.ravel()[:5]
 
 
-def _fit_lens(obj: list, img: list, size, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def fit_lens(obj: list, img: list, size, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Focal length and k1 fitted from the start `K`; where the fit runs away from it (over
     30 % off: a plane seen nearly straight down does not tell the focal length), k1 alone."""
     K2, dist = _calibrate(obj, img, size, K)
@@ -116,9 +116,9 @@ def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndar
     views = [fit for fit in fits if fit.table is not None and len(fit.ids) >= 3]
     if not views:
         return K, np.zeros(5), "uncertain"
-    obj = [np.column_stack([v.table, np.zeros(len(v.table))]).astype(np.float32) for v in views]
+    obj = [v.object_points() for v in views]
     img = [v.image.astype(np.float32) for v in views]
-    K2, dist = _fit_lens(obj, img, size, K)
+    K2, dist = fit_lens(obj, img, size, K)
     rng = np.random.default_rng(0)
     focals = []
     for hfov in START_HFOVS:    # the fit again from other starts, the corners off by the noise

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.cli_helpers import CAL720, FRAME720, SAMPLES, calibration_with, cli, one_line
+from tests.cli_helpers import CAL720, FRAME720, SAMPLES, SCENE, calibration_with, cli, one_line
 
 
 def _set(path, value):
@@ -59,6 +59,38 @@ def test_another_camera_s_calibration_is_warned_of():
     assert "1920x1080" in line and "1280x720" in line
 
 
+def _calibrated(folder, hfov: float, seeds) -> tuple:
+    """Frames of the over-iced example from a 1280x720 camera `hfov` degrees wide, one per seed
+    (in `folder`), and the calibration `icetable calibrate` makes from them."""
+    from calibration.layout import cards_layout
+    from referee.scene import load_scene
+    from vision.render import random_config, render
+    scene = load_scene(SCENE)
+    layout = cards_layout(*scene.area)
+    folder.mkdir()
+    for seed in seeds:
+        frame = render(scene, layout, random_config(seed, layout.area, (1280, 720), hfov=hfov)).image
+        cv2.imwrite(str(folder / f"view{seed}.png"), frame)
+    cal = folder.with_suffix(".json")
+    code, _, err = cli("calibrate", folder, "--views", len(seeds), "-o", cal)
+    assert code == 0, err
+    return folder / f"view{seeds[0]}.png", cal
+
+
+def test_a_calibration_of_another_camera_of_the_same_size_is_warned_of(tmp_path):
+    """Two 1280x720 cameras, 64 and 45 degrees wide, each calibrated from its own views: a
+    frame of the wide one read with the narrow one's calibration is warned of, naming the
+    file and the lens; with its own calibration nothing is said."""
+    frame, wide = _calibrated(tmp_path / "wide", 64.0, (6, 101, 102))
+    _, narrow = _calibrated(tmp_path / "narrow", 45.0, (101, 102, 103))
+    code, out, err = cli("detect", frame, "-c", narrow)
+    [line] = _warnings(err)
+    assert code == 0 and '"pieces"' in out
+    assert "narrow.json" in line and "lens does not fit" in line and "another camera" in line
+    code, out, err = cli("detect", frame, "-c", wide)
+    assert code == 0 and '"pieces"' in out and err == ""
+
+
 def test_a_calibration_for_another_mat_is_warned_of():
     code, _, err = cli("detect", FRAME720, "-c", SAMPLES / "icepirates" / "calibration-cam720-daylight.json")
     [line] = _warnings(err)
@@ -74,10 +106,20 @@ def test_a_piecepack_table_read_as_icehouse_is_warned_of():
     assert code == 0 and _warnings(err) == []
 
 
-def test_a_pyramid_table_read_as_iceberg_is_warned_of():
-    code, _, err = cli("detect", FRAME720, "-c", CAL720, "--game", "iceberg")
+@pytest.mark.parametrize("game, said", [
+    ("iceberg", "no piecepack tiles"), ("icefloe", "no piecepack tiles"),
+    ("icepirates", "no home cards"),        # Icehouse pyramids, no home card on the table
+])
+def test_a_pyramid_table_read_as_another_game_is_warned_of(game, said):
+    code, _, err = cli("detect", FRAME720, "-c", CAL720, "--game", game)
     [line] = _warnings(err)
-    assert code == 0 and "no piecepack tiles" in line
+    assert code == 0 and said in line and "icehouse-01.jpg" in line
+
+
+def test_an_ice_pirates_table_read_as_ice_pirates_gives_no_warning():
+    cal = SAMPLES / "icepirates" / "calibration-cam720-daylight.json"
+    code, out, err = cli("detect", SAMPLES / "icepirates" / "icepirates-01.jpg", "-c", cal, "--game", "icepirates")
+    assert code == 0 and '"card"' in out and _warnings(err) == []
 
 
 def test_the_right_calibration_and_game_give_no_warning():

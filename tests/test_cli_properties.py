@@ -1,6 +1,7 @@
 """Property-based: every command fed generated bad input (scenes, calibrations, records,
-images, options) answers with its documented exit code and one stderr line naming the file (or
-option) and the field, never a traceback, and changes no file."""
+images, options, files in the way of an output) answers with its documented exit code and one
+stderr line naming the file (or option) and the field, never a traceback, and changes no file;
+a calibration of another lens is warned of."""
 from __future__ import annotations
 
 import copy
@@ -214,3 +215,39 @@ def test_a_bad_option(case, data):
     code, out, err = _in_fresh_folder({}, lambda d: [*command, f"{option}={value}", f"{name}={d / target}"])
     assert code == 2 and out == ""
     one_line(err, option)
+
+
+UNRELATED = st.one_of(st.binary(max_size=200), text.map(str.encode)).filter(
+    lambda b: b"render" not in b and b"icetable" not in b)
+OUTPUTS = {     # a command, the file in its way (written first), and where it is told to write
+    "render": (["render", SCENE], "f.json", "--out=f.png"),
+    "render image": (["render", SCENE], "f.png", "--out=f.png"),
+    "calibrate": (["calibrate", FRAME720], "c.json", "--out=c.json"),
+    "mat": (["mat", "--kind", "a4"], "mat-a4.pdf", "--out=."),
+}
+
+
+@SETTINGS
+@given(case=st.sampled_from(sorted(OUTPUTS)), content=UNRELATED)
+def test_an_unrelated_file_in_the_way_of_an_output(case, content):
+    """Whatever the file holds, it is not icetable's: refused in one line naming it, exit 2,
+    nothing written (`_in_fresh_folder` checks that no file changed or appeared)."""
+    command, name, output = OUTPUTS[case]
+    option, target = output.split("=")
+    code, out, err = _in_fresh_folder({name: content}, lambda d: [*command, f"{option}={d / target}"])
+    assert code == 2 and out == ""
+    assert "not written by icetable" in one_line(err, name, "--force")
+
+
+@settings(SETTINGS, max_examples=6)
+@given(zoom=st.one_of(st.floats(0.5, 0.75), st.floats(1.35, 2.0)))
+def test_a_calibration_of_another_lens_of_the_same_size(zoom):
+    """The frame's own calibration with the focal length of another lens: the scene is still
+    read, with one warning naming the file and the lens (the right one gives none, in
+    test_cli_detect)."""
+    data = copy.deepcopy(_cal)
+    data["camera"]["K"][0][0] *= zoom
+    data["camera"]["K"][1][1] *= zoom
+    code, out, err = _in_fresh_folder({"c.json": json.dumps(data)}, lambda d: ["detect", FRAME720, "-c", d / "c.json"])
+    assert code == 0 and '"pieces"' in out
+    assert "lens does not fit" in one_line(err, "c.json", "warning")

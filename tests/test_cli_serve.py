@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.cli_helpers import CAL720, FRAME720, SAMPLES, cli, one_line, snapshot
+from tests.cli_helpers import CAL720, FRAME720, SAMPLES, calibration_with, cli, one_line, snapshot
 
 
 @pytest.mark.parametrize("options, named", [
@@ -91,19 +91,46 @@ def test_live_says_what_it_waits_for(tmp_path):
     assert "Traceback" not in said
 
 
-def test_live_warns_once_when_the_calibration_does_not_fit_the_camera(tmp_path, capsys):
-    """Another camera's calibration: the first picture of the game brings one warning line."""
+def _live_warnings(tmp_path, capsys, frame, cal, game: str = "icehouse") -> list[str]:
+    """The terminal lines of live's camera over three copies of `frame`, read as `game`."""
     from calibration.calibfile import load
     from icetable.commands.live import _Checked
     from vision.sources import FolderSource
+    frames = tmp_path / "frames"
+    frames.mkdir()
     for i in range(3):
-        (tmp_path / f"f{i}.jpg").write_bytes(FRAME720.read_bytes())
-    cal = SAMPLES / "icehouse" / "calibration-cam1080-daylight.json"
-    source = _Checked(FolderSource(tmp_path), load(cal), cal.name)
+        (frames / f"f{i}.jpg").write_bytes(frame.read_bytes())
+    source = _Checked(FolderSource(frames), load(cal), cal.name, game)
     grabs = [source.grab() for _ in range(3)]
     assert all(g.frame is not None for g in grabs) and source.live is False
-    [line] = capsys.readouterr().err.strip().splitlines()
+    return capsys.readouterr().err.strip().splitlines()
+
+
+def test_live_warns_once_when_the_calibration_does_not_fit_the_camera(tmp_path, capsys):
+    """Another camera's calibration: the first picture of the game brings one warning line."""
+    cal = SAMPLES / "icehouse" / "calibration-cam1080-daylight.json"
+    [line] = _live_warnings(tmp_path, capsys, FRAME720, cal)
     assert "warning" in line and "1920x1080" in line and cal.name in line
+
+
+def test_live_warns_of_a_calibration_of_another_lens_of_the_same_size(tmp_path, capsys):
+    """The 720p camera's calibration with a longer focal length (1500 px, not 1024)."""
+    def zoom(data):
+        data["camera"]["K"][0][0] = data["camera"]["K"][1][1] = 1500.0
+    cal = calibration_with(tmp_path, "zoomed.json", zoom)
+    [line] = _live_warnings(tmp_path, capsys, FRAME720, cal)
+    assert "warning" in line and "zoomed.json" in line and "lens" in line and "focal length 1500 px" in line
+
+
+@pytest.mark.parametrize("frame, cal, game, said", [
+    (SAMPLES / "icefloe" / "icefloe-01.jpg", SAMPLES / "icefloe" / "icefloe-01.calibration.json", "icehouse",
+     "piecepack tiles seen"),
+    (FRAME720, CAL720, "iceberg", "no piecepack tiles seen"),
+    (FRAME720, CAL720, "icepirates", "no home cards seen"),
+])
+def test_live_warns_once_when_the_table_does_not_look_like_the_game(tmp_path, capsys, frame, cal, game, said):
+    [line] = _live_warnings(tmp_path, capsys, frame, cal, game)
+    assert "icetable live: warning" in line and f"--game {game}" in line and said in line
 
 
 def test_live_with_a_missing_video_stores_nothing(tmp_path):

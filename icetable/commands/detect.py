@@ -9,10 +9,9 @@ from calibration.fitness import misfits
 from icetable import checks
 from icetable.cli import UserError
 from referee.scene import GAMES
-from vision.detector import GAME_PIPELINES, Detector, FrameError
+from vision.detector import Detector, FrameError
+from vision.lookalike import unlike
 from vision.sources import FrameSourceError, read_image
-
-MIN_TILES = 4           # piecepack tiles that make a frame look like IceFloe or Iceberg
 
 
 def register(sub) -> None:
@@ -30,7 +29,7 @@ def run(args) -> int:
         detector = Detector(calibration)
         scene = detector.detect(frame, args.game)       # FrameError first: the frame cannot be read
         warnings = [f"{args.calibration}: {line}" for line in misfits(calibration, frame)]
-        hint = _game_hint(detector, frame, args.game, scene)
+        hint = unlike(detector, frame, args.game, scene)
     except CalibrationError as exc:         # an enrolled piecepack section does not name the file
         raise checks.named(args.calibration, exc) from None
     except FrameSourceError as exc:
@@ -41,19 +40,6 @@ def run(args) -> int:
         _warn(line)
     print(json.dumps(scene.to_dict(), indent=2))
     return 0
-
-
-def _game_hint(detector, frame, game: str, scene) -> str | None:
-    """A warning when the frame does not look like `game`: piecepack tiles under a pyramid
-    game, none under a piecepack game."""
-    piecepack = game in GAME_PIPELINES
-    seen = scene if piecepack else GAME_PIPELINES["icefloe"](detector, frame, "icefloe")
-    tiles = len(seen.of_type("tile"))
-    if piecepack and tiles == 0:
-        return f"no piecepack tiles seen: does the table hold {game}? (--game icehouse or icepirates for pyramids)"
-    if not piecepack and tiles >= MIN_TILES:
-        return f"{tiles} piecepack tiles seen: this looks like IceFloe or Iceberg, not {game} (--game icefloe or iceberg)"
-    return None
 
 
 def _warn(line: str) -> None:

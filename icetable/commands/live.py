@@ -88,7 +88,7 @@ def run(args) -> int:
             print(f"waiting for the host to start a game at {join} ...", file=sys.stderr, flush=True)
             players = _wait_for_game(host, code)
             print(f"game started: {', '.join(players)}", file=sys.stderr, flush=True)
-            loop = live_loop(_Checked(source, cal, args.calibration), cal, args.game, players, link)
+            loop = live_loop(_Checked(source, cal, args.calibration, args.game), cal, args.game, players, link)
             loop.run(realtime=True, stop=_over(host, code))
             if getattr(source, "live", True) is False:
                 print("the video has ended; the server keeps running (Ctrl-C stops it)", file=sys.stderr)
@@ -121,11 +121,15 @@ class _over:
 
 
 class _Checked:
-    """The camera source, which warns on the terminal, once, where the calibration does not
-    fit its first picture (another camera's size, another mat)."""
+    """The camera source, which warns on the terminal, once each, where the calibration does not
+    fit its first picture (another camera's size or lens, another mat) and where the first
+    picture the detector can read does not look like the game (`vision.lookalike`)."""
 
-    def __init__(self, source, calibration, name: str):
-        self.source, self.calibration, self.name_of_file, self.checked = source, calibration, name, False
+    def __init__(self, source, calibration, name: str, game: str):
+        from vision.detector import Detector
+        self.source, self.calibration, self.name_of_file, self.game = source, calibration, name, game
+        self.detector = Detector(calibration)
+        self.checked = self.game_checked = False
 
     def grab(self):
         grab = self.source.grab()
@@ -133,8 +137,28 @@ class _Checked:
             from calibration.fitness import misfits
             self.checked = True
             for line in misfits(self.calibration, grab.frame):
-                print(f"icetable live: warning: {self.name_of_file}: {line}", file=sys.stderr, flush=True)
+                _warn(f"{self.name_of_file}: {line}")
+        if grab.frame is not None and not self.game_checked:
+            self._check_game(grab.frame)
         return grab
+
+    def _check_game(self, frame) -> None:
+        """Warn if the frame does not look like the game; a frame the detector cannot read (no
+        mat yet, a hand over it) leaves the check to the next one."""
+        from vision.detector import FrameError
+        from vision.lookalike import unlike
+        try:
+            scene = self.detector.detect(frame, self.game)
+        except FrameError:
+            return
+        self.game_checked = True
+        hint = unlike(self.detector, frame, self.game, scene)
+        if hint:
+            _warn(f"--game {self.game}: {hint}")
 
     def __getattr__(self, name):
         return getattr(self.source, name)
+
+
+def _warn(line: str) -> None:
+    print(f"icetable live: warning: {line}", file=sys.stderr, flush=True)

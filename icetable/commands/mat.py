@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from calibration.mat import KINDS, write
+from calibration.mat import KINDS, made_here, paths, write
+from icetable import checks
 from icetable.cli import UserError
 
 
@@ -15,6 +16,8 @@ def register(sub) -> None:
                         "play area), palette (colour-learning sheet), enrol (where the piecepack "
                         "goes for calibrate --enrol), or all (default)")
     p.add_argument("--dpi", type=int, default=200, help="print resolution (default 200)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite files in --out that an earlier `icetable mat` did not write")
     p.set_defaults(run=run)
 
 
@@ -22,6 +25,7 @@ def run(args) -> int:
     if not 72 <= args.dpi <= 600:
         raise UserError(f"--dpi must be between 72 and 600, got {args.dpi}")
     kinds = KINDS if args.kind == "all" else (args.kind,)
+    _check_out(Path(args.out), kinds, args.force)
     try:
         for kind in kinds:
             for path in write(kind, Path(args.out), args.dpi):
@@ -29,3 +33,14 @@ def run(args) -> int:
     except OSError as exc:
         raise UserError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
     return 0
+
+
+def _check_out(out: Path, kinds, force: bool) -> None:
+    """--out a folder (or a new name), in which no page would replace a file that an earlier
+    `icetable mat` did not write, unless `force`."""
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: is a file; mat writes its pages into a folder (give a folder name)")
+    for kind in kinds:
+        for path in paths(kind, out):
+            if path.exists():
+                checks.output(path, "--out", (), made_here, force)
