@@ -31,6 +31,7 @@ from vision.topview import TopView, rectify
 
 AREA_MARGIN = 15.0      # mm of table around the play area that is still looked at
 HAND_REACH = 12.0       # mm: a piece this close to a hand may be partly under it
+CARD_MARGIN = 3.0       # mm around a home card still segmented as card (its edge, a piece's foot)
 CARD_SIDE = 4.0         # mm: a blob's side of a card's edge narrower than this everywhere is a rim
 MIN_BRIGHTNESS = 35.0   # mean grey level below which a frame is too dark
 MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too blurred
@@ -100,7 +101,7 @@ class Detector:
         if game in GAME_PIPELINES:
             return GAME_PIPELINES[game](self, frame, game)
         view, cards, seg = self.look(frame, game)
-        busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
+        busy = seg.busy
         if busy > MAX_FOREGROUND and not self.calibration.layout.on_paper:
             raise FrameError(f"{100 * busy:.0f} % of the table looks like pieces (a patterned cloth?): "
                              "play on a plain cloth")
@@ -133,7 +134,9 @@ class Detector:
 
     def look(self, frame: np.ndarray, game: str) -> tuple[TopView, list[Card], Segmentation]:
         """The top view (cards flattened), the home cards of a game that has them, and the
-        segmentation of what lies on the table."""
+        segmentation of what lies on the table: by the segmentation network on cloth, by the
+        thresholds alone on paper (a sheet mat's play area, home cards), which the network was
+        not trained to read."""
         view = self.top_view(frame)
         printed = self._printed(view)
         cards = []
@@ -141,7 +144,11 @@ class Detector:
             cards = find_cards(view, printed)
             if cards:
                 view = replace(view, image=flatten(view, cards))
-        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed, self.segment_model)
+        model = None if self.calibration.layout.on_paper else self.segment_model
+        paper = np.zeros(view.image.shape[:2], np.uint8) if cards else None
+        for card in cards:
+            paper |= card.mask(view, CARD_MARGIN)
+        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed, model, paper)
 
     def _classify(self, view, seg: Segmentation, game: str, cards: list[Card]) -> tuple[list[Found], set]:
         """What the classifiers find, and the ids (`id()`) of the pieces lying on a card: those

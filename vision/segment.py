@@ -38,6 +38,9 @@ FAINT_EDGE = 3.0              # ... its outline's gradient this many times the v
 FAINT_AREA = 100.0            # ... this large (mm^2),
 FAINT_SHARE = 0.25            # ... and touching less foreground than this share of its area
 FACE_CHROMA = 0.05            # log chroma off that of a piece beside it: not its face turned from the light
+NET_PIECE = 0.3               # the network's piece probability above which foreground is kept
+                              # (clear plastic shows the table through it: the network is less sure)
+NET_REACH = 2.0               # mm: threshold foreground this close to such pixels is kept
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
 
@@ -51,6 +54,8 @@ class Segmentation:
     colours: np.ndarray       # int16 (h, w): colour index per foreground pixel, -1 elsewhere
     colour_dist: np.ndarray   # float32 (h, w): Mahalanobis distance of that colour
     faces: np.ndarray         # uint8 0/255: faint regions beside found pieces (`faint_parts`)
+    busy: float = 0.0         # share of the view the thresholds read as foreground (a patterned
+                              # cloth reads as pieces all over), before the network's say
 
 
 def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = None) -> np.ndarray:
@@ -142,6 +147,23 @@ def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray,
     return pieces, faces
 
 
+def with_network(mask: np.ndarray, p: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """The thresholds' foreground `mask` where it lies within NET_REACH of a pixel the network
+    reads as a piece more probably than NET_PIECE (`p`: `vision.segnet.probabilities`). The
+    thresholds draw a piece's outline finely (a white or clear piece's faint faces); the network
+    says whether it is a piece at all (a shadow or wood grain is table). A region of pieces' size
+    (under HAND_AREA) that runs out of the view is kept whole: what it holds may lie beyond, and
+    it is reported uncertain."""
+    r = max(1, int(round(NET_REACH / mm_per_px)))
+    pieces = cv2.compare(segnet.channel(p, "piece"), NET_PIECE, cv2.CMP_GT)
+    kept = mask & cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    edge = reaches_edge(stats, mask.shape) & (stats[:, cv2.CC_STAT_AREA] * mm_per_px ** 2 <= HAND_AREA)
+    edge[0] = False
+    kept[edge[labels]] = 255
+    return kept
+
+
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     """The mask with every region enclosed by foreground filled (faces of clear or white pieces
     that look like the table inside their visible outline)."""
@@ -231,19 +253,24 @@ def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
 
 
 def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
-            ignore: np.ndarray | None = None, model: Path | None = None) -> Segmentation:
+            ignore: np.ndarray | None = None, model: Path | None = None,
+            paper: np.ndarray | None = None) -> Segmentation:
     """Segment a top view (BGR uint8) into pieces, hands and table; `ignore` masks printed
-    parts of the mat (markers, patches, cards). With `model` (`vision.segnet`), the network
-    says which pixels are pieces, in place of `foreground_mask` and `faint_parts`' pieces."""
+    parts of the mat (markers, patches, cards). With `model` (`vision.segnet`), only foreground
+    the network reads as pieces is kept (`with_network`), except on `paper` (uint8 mask: home
+    cards), which it was not trained to read."""
     logs = cv2.log(image.astype(np.float32) + 2.0)
     hands = arm_regions(logs, mm_per_px)
     features = logs - cv2.log(background(image, mm_per_px, hands) + 2.0)
-    mask = foreground_mask(features) if model is None else fill_holes(segnet.pieces(features, mm_per_px, model))
+    mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
-    if model is None:
-        mask |= faint
+    mask |= faint
+    thresholds = mask.copy()
+    if model is not None:
+        learned = with_network(mask, segnet.probabilities(features, mm_per_px, model), mm_per_px)
+        mask = learned if paper is None else np.where(paper > 0, mask, learned)
     core = _arm_core(hands, features, profile, mm_per_px)
     colours = np.full(mask.shape, -1, np.int16)
     dist = np.zeros(mask.shape, np.float32)
@@ -268,4 +295,5 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         hands[np.isin(labels, unexplained)] = 255
         mask[hands > 0] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces)
+    busy = float(np.count_nonzero(thresholds & ~hands)) / mask.size
+    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces, busy)

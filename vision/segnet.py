@@ -19,7 +19,6 @@ CLASSES = ("table", "piece", "hand")
 NET_MM = 2.0          # mm per pixel the network sees
 STRIDE = 8            # the input's sides are padded to a multiple of this
 CLIP = 3.0            # log ratios are clipped to +-CLIP (a black piece on white paper is about -3)
-PIECE = 0.5           # probability above which a pixel is a piece
 MODEL = Path(__file__).with_name("models") / "segnet.onnx"
 ARM_ID = 1000         # the photoreal generator's id of an arm in its per-pixel piece ids
 
@@ -61,10 +60,9 @@ def probabilities(features: np.ndarray, mm_per_px: float, model: Path = MODEL) -
     return cv2.resize(np.ascontiguousarray(p[:sh, :sw]), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def pieces(features: np.ndarray, mm_per_px: float, model: Path = MODEL) -> np.ndarray:
-    """uint8 0/255 mask of the pixels the network reads as pieces (more probably than PIECE)."""
-    p = probabilities(features, mm_per_px, model)[..., CLASSES.index("piece")]
-    return cv2.compare(np.ascontiguousarray(p), PIECE, cv2.CMP_GT)
+def channel(p: np.ndarray, name: str) -> np.ndarray:
+    """The probability image of class `name` (CLASSES) of `probabilities`' output."""
+    return np.ascontiguousarray(p[..., CLASSES.index(name)])
 
 
 def available(path: Path = MODEL) -> bool:
