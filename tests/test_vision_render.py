@@ -2,13 +2,14 @@
 import random
 
 import numpy as np
+import pytest
 
 from calibration.calibfile import Calibration, default_colors
 from calibration.layout import cards_layout
 from referee.scene import scene_from_dict
 from vision import samples
 from vision.camera import intrinsics, looking_at
-from vision.detector import Detector
+from vision.detector import Detector, FrameError
 from vision.render import HandConfig, RenderConfig, random_config, render
 from vision.render.frame import classes
 from vision.topview import warp_labels
@@ -145,3 +146,20 @@ def test_truth_classes_land_on_the_top_view_where_the_detector_looks():
     assert top.shape == view.image.shape[:2]
     col, row = np.round(view.to_pixels(np.array([[120.0, 90.0]]))[0]).astype(int)
     assert top[row, col] == 1 and np.count_nonzero(top) * cal.mm_per_px ** 2 < 2000
+
+
+def test_a_checked_cloth_is_refused_or_read_as_bare():
+    """A gingham cloth: by the thresholds it reads as pieces all over, and the frame is refused
+    with the advice to play on a plain cloth, quickly (fitting pyramids to its checks took
+    gigabytes); the segmentation network reads its checks as table."""
+    cam = _camera()
+    frame = render(_scene([]), LAYOUT, RenderConfig(camera=cam, blur=0.5, noise=1.0)).image.astype(np.float32)
+    rows, cols = np.mgrid[0:frame.shape[0], 0:frame.shape[1]]
+    checks = ((rows // 20 + cols // 20) % 2).astype(np.float32) * 0.5 + 0.6
+    middle = (rows > 150) & (rows < 570) & (cols > 250) & (cols < 1030)
+    frame[middle] *= checks[middle][:, None]
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    calibration = _detector(cam).calibration
+    with pytest.raises(FrameError, match="plain cloth"):
+        Detector(calibration, segment_model=None).detect(frame)
+    assert Detector(calibration).detect(frame).pieces == ()

@@ -38,6 +38,8 @@ MIN_SHARPNESS = 12.0    # variance of the Laplacian below which a frame is too b
 MIN_CONTRAST = 4.0      # standard deviation of the grey levels below which a frame shows nothing
 MAX_FOREGROUND = 0.35   # share of the cloth read as pieces beyond which the table is unreadable
                         # (on a sheet mat the play area is the paper, brighter than the cloth)
+MAX_REGION = 20000.0    # mm^2: one region of pieces larger than this (a 140 mm square of them)
+                        # is the cloth's pattern; fitting pyramids to it takes gigabytes
 CARD_GAMES = ("icepirates",)    # games with home cards (postcards) on the table
 # Games whose pieces need a pipeline of their own: game -> function(detector, frame, game) -> Scene.
 GAME_PIPELINES: dict = {}
@@ -101,8 +103,9 @@ class Detector:
         if game in GAME_PIPELINES:
             return GAME_PIPELINES[game](self, frame, game)
         view, cards, seg = self.look(frame, game)
-        busy = seg.busy
-        if busy > MAX_FOREGROUND and not self.calibration.layout.on_paper:
+        busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
+        region = float(seg.stats[1:, cv2.CC_STAT_AREA].max(initial=0)) * view.mm_per_px ** 2
+        if (busy > MAX_FOREGROUND or region > MAX_REGION) and not self.calibration.layout.on_paper:
             raise FrameError(f"{100 * busy:.0f} % of the table looks like pieces (a patterned cloth?): "
                              "play on a plain cloth")
         found, cargo = self._classify(view, seg, game, cards)

@@ -54,8 +54,6 @@ class Segmentation:
     colours: np.ndarray       # int16 (h, w): colour index per foreground pixel, -1 elsewhere
     colour_dist: np.ndarray   # float32 (h, w): Mahalanobis distance of that colour
     faces: np.ndarray         # uint8 0/255: faint regions beside found pieces (`faint_parts`)
-    busy: float = 0.0         # share of the view the thresholds read as foreground (a patterned
-                              # cloth reads as pieces all over), before the network's say
 
 
 def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = None) -> np.ndarray:
@@ -267,7 +265,6 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         mask[ignore > 0] = 0
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
     mask |= faint
-    thresholds = mask.copy()
     if model is not None:
         learned = with_network(mask, segnet.probabilities(features, mm_per_px, model), mm_per_px)
         mask = learned if paper is None else np.where(paper > 0, mask, learned)
@@ -295,5 +292,4 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         hands[np.isin(labels, unexplained)] = 255
         mask[hands > 0] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    busy = float(np.count_nonzero(thresholds & ~hands)) / mask.size
-    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces, busy)
+    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces)
