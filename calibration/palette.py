@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from calibration.colors import ColorProfile
-from calibration.homography import MatNotFound, find_markers, fit_plane
+from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
 from calibration.layout import SPOT_FIELD, palette_layout
 from vision.segment import foreground_mask, log_ratio
 from vision.topview import rectify
@@ -15,16 +15,22 @@ REACH = 21.0             # mm from a spot's centre: where its pyramid's pixels a
 MIN_PIXELS = 40
 
 
+def palette_fit(frame: np.ndarray, K: np.ndarray, dist: np.ndarray | None) -> PlaneFit:
+    """The palette sheet's plane in a photo of it; MatNotFound if the sheet is not in it."""
+    layout = palette_layout()
+    fit = fit_plane(layout, find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)), K, dist)
+    if not any(i in fit.ids for i in layout.marker_points()):
+        raise MatNotFound("the palette sheet's markers are not in the photo")
+    return fit
+
+
 def learn_colors(frame: np.ndarray, K: np.ndarray, dist: np.ndarray | None,
                  mm_per_px: float = 1.0) -> ColorProfile:
     """A colour profile from a photo of the palette sheet with a pyramid standing on each spot
     (spots left empty are skipped). MatNotFound if the sheet is not in the photo, ValueError if
     no spot holds a pyramid."""
     layout = palette_layout()
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    fit = fit_plane(layout, find_markers(gray), K, dist)
-    if not any(i in fit.ids for i in layout.marker_points()):
-        raise MatNotFound("the palette sheet's markers are not in the photo")
+    fit = palette_fit(frame, K, dist)
     xs = [s[1] for s in layout.spots]
     ys = [s[2] for s in layout.spots]
     region = (min(xs) - SPOT_FIELD, min(ys) - SPOT_FIELD, max(xs) + SPOT_FIELD, max(ys) + SPOT_FIELD)

@@ -9,9 +9,10 @@ import pytest
 from calibration.calibfile import CalibrationError, load, save
 from calibration.homography import MatNotFound, find_markers, fit_plane
 from calibration.intrinsics import board_corners, board_image, calibrate
-from calibration.layout import PALETTE_COLORS, cards_layout, sheet_layout
+from calibration.layout import PALETTE_COLORS, cards_layout, palette_layout, sheet_layout
 from calibration.mat import MM_PER_INCH, write
-from calibration.palette import learn_colors
+from calibration.palette import learn_colors, palette_fit
+from calibration.paleness import pale_table_warning, plastic_paleness
 from calibration.session import build, collect_mat_views
 from vision.camera import intrinsics, looking_at
 from vision.samples import palette_photo
@@ -137,3 +138,19 @@ def test_small_markers_in_a_large_frame_are_found_at_full_size():
     found = find_markers(frame)
     assert set(found) == {0}
     assert np.abs(found[0].mean(axis=0) - (900 + 80, 500 + 60)).max() < 10
+
+
+def test_a_table_as_bright_as_white_plastic_is_warned_about():
+    """The palette photo tells how bright white plastic is under the user's light: a table
+    nearly as bright (though far darker than paper) earns the warning, a darker one does not."""
+    photo, cam = palette_photo("cam720", "daylight", 3)
+    fit = palette_fit(photo, cam.K, cam.dist)
+    white = plastic_paleness(photo, fit, palette_layout())
+    field = plastic_paleness(palette_photo("cam720", "daylight", 3, leave_out=("white",))[0], fit, palette_layout())
+    assert 0.4 < white < 1.2 and field < white      # the pyramid, not the sheet's grey field
+    layout = cards_layout(600, 450)
+    assert pale_table_warning(0.7, layout, 0.9) is None
+    warning = pale_table_warning(0.7, layout, 0.72)      # overhead light: the faces turned from it
+    assert warning.startswith("warning: white plastic is not clearly brighter than the table")
+    assert "72 %" in warning and "70 %" in warning
+    assert pale_table_warning(0.7, layout) is None       # without a palette photo: paper only

@@ -8,9 +8,9 @@ from calibration.calibfile import FORMAT, default_colors, save
 from calibration.enrol import enrol_into
 from calibration.homography import MatNotFound
 from calibration.intrinsics import calibrate as fit_intrinsics
-from calibration.layout import PALETTE_COLORS, PAPERS, cards_layout, sheet_layout
-from calibration.palette import learn_colors
-from calibration.paleness import pale_table_warning
+from calibration.layout import PALETTE_COLORS, PAPERS, cards_layout, palette_layout, sheet_layout
+from calibration.palette import learn_colors, palette_fit
+from calibration.paleness import pale_table_warning, plastic_paleness
 from calibration.session import CalibrationFailed, build, collect_board_views, collect_mat_views
 from icetable import checks
 from icetable.cli import UserError
@@ -92,8 +92,11 @@ def run(args) -> int:
         fits, size, paleness = collect_mat_views(open_frames(args.source, MAX_FRAMES), layout, args.views, K, dist, _show)
         print(file=sys.stderr)
         calibration = build(layout, fits, size, K, dist)
+        white = None
         if args.palette:
-            colors = learn_colors(read_image(args.palette), calibration.K, calibration.dist)
+            photo = read_image(args.palette)
+            colors = learn_colors(photo, calibration.K, calibration.dist)
+            white = plastic_paleness(photo, palette_fit(photo, calibration.K, calibration.dist), palette_layout())
             calibration = calibration.with_colors(colors.completed(default_colors()))
             print(f"colours learned: {', '.join(colors.names)}", file=sys.stderr)
             missing = [c for c in PALETTE_COLORS if c not in colors.names]
@@ -122,7 +125,7 @@ def run(args) -> int:
         print("warning: the views do not pin the lens's focal length down (the camera looks nearly straight "
               f"down): it may be far off, and heights and sizes with it; add views at a slant (--views) or "
               "calibrate the lens with the ChArUco board (--charuco)", file=sys.stderr)
-    warning = pale_table_warning(paleness, layout)
+    warning = pale_table_warning(paleness, layout, white)
     if warning:
         print(warning, file=sys.stderr)
     return 0
