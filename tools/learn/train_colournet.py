@@ -15,10 +15,11 @@ import argparse
 import sys
 import time
 
-import cv2
 import numpy as np
 import torch
 from torch import nn
+
+from tools.learn import onnx_check
 
 from vision.colournet import CHANNELS, COLOURS, NONE, SIZES
 
@@ -72,18 +73,8 @@ def accuracy(net, x, colour, size) -> tuple[float, float]:
 
 
 def export(net, path: str, sample: torch.Tensor) -> None:
-    net.eval()
-    torch.onnx.export(net, sample[:1], path, input_names=["crop"], output_names=["colour", "size"],
-                      dynamic_axes={"crop": {0: "n"}, "colour": {0: "n"}, "size": {0: "n"}},
-                      opset_version=13, dynamo=False)
-    cv_net = cv2.dnn.readNetFromONNX(path)
-    cv_net.setInput(sample.numpy())
-    got = cv_net.forward(["colour", "size"])[0]
-    with torch.no_grad():
-        want = net(sample)[0].numpy()
-    if not np.allclose(got, want, atol=1e-3):
-        raise SystemExit(f"{path}: OpenCV reads the network otherwise than PyTorch (max diff "
-                         f"{np.abs(got - want).max():.4f})")
+    onnx_check.export(net, path, sample, ("crop", "colour", "size"),
+                      {"crop": {0: "n"}, "colour": {0: "n"}, "size": {0: "n"}})
 
 
 def main(argv=None) -> int:

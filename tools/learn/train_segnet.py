@@ -4,11 +4,12 @@
         -o vision/models/segnet.onnx
 
 Needs PyTorch (`pip install -e '.[train]'`); a GPU is used when there is one, the CPU otherwise
-(about ten times slower). Each step takes random PATCH x PATCH windows of the frames (made by
-`tools.learn.masks`), mirrored and turned, with the light's level and colour shifted (added to the
-log ratios) and sensor noise; each training file is drawn equally often (photoreal frames and
-more numerous fast-renderer frames alike). Prints the loss and, per class, the validation recall and precision
-of each epoch, and checks that OpenCV reads the exported network as PyTorch does.
+(far slower: hours). Each step takes random PATCH x PATCH windows of the frames (made by
+`tools.learn.masks`), mirrored and turned, with the light's level and colour shifted (added to
+the log ratios) and sensor noise; each training file is drawn equally often (photoreal frames
+and the more numerous fast-renderer frames alike). Prints the loss and, per class, the
+validation recall and precision of each epoch, and checks that OpenCV reads the exported
+network as PyTorch does.
 """
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ import argparse
 import sys
 import time
 
-import cv2
 import numpy as np
 import torch
 from torch import nn
+
+from tools.learn import onnx_check
 
 from vision.segnet import CLASSES, STRIDE
 
@@ -95,19 +97,9 @@ def scores(net, frames, device) -> list[tuple[float, float]]:
 
 
 def export(net, path: str, sample: np.ndarray) -> None:
-    net.eval()
-    x = torch.from_numpy(sample[None])
-    torch.onnx.export(net, x, path, input_names=["features"], output_names=["classes"],
-                      dynamic_axes={"features": {2: "h", 3: "w"}, "classes": {2: "h", 3: "w"}},
-                      opset_version=13, dynamo=False)
-    cv_net = cv2.dnn.readNetFromONNX(path)
-    cv_net.setInput(x.numpy())
-    got = cv_net.forward()
-    with torch.no_grad():
-        want = net(x).numpy()
-    if not np.allclose(got, want, atol=1e-3):
-        raise SystemExit(f"{path}: OpenCV reads the network otherwise than PyTorch (max diff "
-                         f"{np.abs(got - want).max():.4f})")
+    axes = {2: "h", 3: "w"}
+    onnx_check.export(net, path, torch.from_numpy(sample[None]), ("features", "classes"),
+                      {"features": axes, "classes": axes})
 
 
 def main(argv=None) -> int:
