@@ -3,7 +3,8 @@
 White and clear pyramids and piecepack tiles are found by being brighter than the table. On a
 table nearly as pale as white paper their faces look like the table. On the committed and five
 held-out rendered sets, 22 of 197 white and clear pyramids were misread on tables at 78 % of the
-paper's level or more, 8 of 133 at 76 to 78 %, and 7 of 372 below 76 % (docs/vision.md).
+paper's level or more, 8 of 133 at 76 to 78 %, and 7 of 372 below 76 % (docs/vision-log.md,
+"Calibration").
 """
 from __future__ import annotations
 
