@@ -4,10 +4,11 @@ pale table earns.
 White and clear pyramids and piecepack tiles are found by being brighter than the table. On a
 table nearly as pale as white paper their faces look like the table. On the committed and five
 held-out rendered sets, 22 of 197 white and clear pyramids were misread on tables at 78 % of the
-paper's level or more, 8 of 133 at 76 to 78 %, and 7 of 372 below 76 % (docs/vision.md).
-Under light from overhead a white pyramid's faces, turned from it, can be darker than a mid-grey
-table: on 3 of 14 photoreal train sessions (laminate under a ceiling panel, the table at 71-75 %
-of the paper) the palette's white pyramid was at 0.81-0.98 of the table's level.
+paper's level or more, 8 of 133 at 76 to 78 %, and 7 of 372 below 76 % (docs/vision-log.md,
+"Calibration"). Under light from overhead a white pyramid's faces, turned from it, can be
+darker than a mid-grey table: on 3 of 14 photoreal train sessions (laminate under a ceiling
+panel, the table at 71-75 % of the paper) the palette's white pyramid was at 0.81-0.98 of the
+table's level.
 """
 from __future__ import annotations
 
