@@ -28,6 +28,11 @@ def browser():
         b.close()
 
 
+def settle(page, event_id: int) -> None:
+    """Wait until the phone page has drawn the table's state as of event `event_id`."""
+    page.wait_for_function("(n) => Number(document.getElementById('app').dataset.event) >= n", arg=event_id)
+
+
 def with_action(page, selector: str, action: dict):
     """The element among `selector` whose data-action (or value) is `action`, or None."""
     found = page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.action || e.value)")
@@ -76,7 +81,7 @@ class Session:
         return (self.phones[side] if side else next(iter(self.phones.values()))).state()
 
     def settle(self, page, event_id: int) -> None:
-        page.wait_for_function("(n) => Number(document.getElementById('app').dataset.event) >= n", arg=event_id)
+        settle(page, event_id)
 
     def act(self, side: str, action: dict, taps: list[str] | None = None) -> dict:
         """Make `action` on `side`'s phone: tap `taps` on the drawing, then press the offered

@@ -60,8 +60,8 @@ def test_table_page_shows_the_camera_with_the_overlay(tmp_path):
             page.wait_for_selector("#overlay polygon.ov-piece", timeout=WAIT)
             pieces = page.locator("#overlay polygon.ov-piece").count()
             lines = page.locator("#overlay polyline.ov-line").count()
-            page.wait_for_function("document.getElementById('camimg').naturalWidth > 0", timeout=WAIT)
-            page.wait_for_function("document.getElementById('camstatus').textContent === 'working'", timeout=WAIT)
+            page.wait_for_function("() => document.getElementById('camimg').naturalWidth > 0", timeout=WAIT)
+            page.wait_for_function("() => document.getElementById('camstatus').textContent === 'working'", timeout=WAIT)
             page.wait_for_selector("#scores table.scores", timeout=WAIT)   # drawn from its own poll
             scores = page.locator("#scores").inner_text()
             camera.stop()               # from here the corrections stay on the desk for the test to read

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.browser_sessions import CHROMIUM, browser, with_action  # noqa: F401 (the fixture)
+from tests.browser_sessions import CHROMIUM, browser, settle, with_action  # noqa: F401 (the fixture)
 from tests.webapp_helpers import make_app
 from webapp.client import HttpPhone, play_first_choices
 from webapp.serving import BackgroundServer
@@ -122,7 +122,9 @@ def test_a_phone_flips_an_iceberg_tile_and_types_the_face_the_real_tile_shows(tm
         assert host.request("POST", f"/t/{host.code}/host/start", {"seed": 4})[0] == 201
         phones = [phone_from(context, server.port, host.code), moons]
         assert play_first_choices(phones, lambda game: game["view"]["phase"] == "play")
-        flip = next(a for a in phones[0].state()["game"]["legal"] if a["type"] == "flip" and a["tile"] == "t40")
+        state = phones[0].state()
+        flip = next(a for a in state["game"]["legal"] if a["type"] == "flip" and a["tile"] == "t40")
+        settle(page, state["last_event"])       # the page has drawn the play phase's choices
         button = with_action(page, "#actions button[data-action]", flip)
         if button is None:                      # many choices: a list, then its button
             option = with_action(page, "#actions option", flip)
@@ -131,7 +133,8 @@ def test_a_phone_flips_an_iceberg_tile_and_types_the_face_the_real_tile_shows(tm
             button = select.locator("xpath=following-sibling::button")
         page.once("dialog", lambda dialog: dialog.accept("crowns 5"))
         button.click()
-        page.wait_for_selector("#banner:has-text('Sent')")
+        # the banner says it was sent, unless the flip's own news has already replaced that
+        page.wait_for_selector("#banner:has-text('Sent'), #banner:has-text('5 of crowns')")
         tile = moons.state()["game"]["view"]["tiles"]["t40"]
         assert (tile["face"], tile["suit"], tile["rank"]) == ("up", "crowns", 5)
         context.close()
