@@ -27,6 +27,7 @@ COLOURS = ("red", "yellow", "blue", "green", "black", "purple", "orange", "clear
 NONE = len(COLOURS)       # the last class: no piece there (a shadow, wood grain, a printed mark)
 SIZES = (1, 2, 3)
 MODEL = Path(__file__).with_name("models") / "colournet.onnx"
+ALONE = 30.0              # mm between footprint centroids beyond which a crop shows one piece
 CONFIDENT = 0.8           # a colour this probable replaces the one the fitted shading gave
 
 
@@ -73,14 +74,18 @@ def reread(view, features: np.ndarray, found: list, model: Path = MODEL, fixed: 
     """`found` (`vision.pyramids.Found`) without the pyramids that the network reads as no
     piece, with those it reads as another colour recoloured and those it reads as another size
     resized (`resized`), each with at least CONFIDENT probability. Pieces of the `fixed` colours
-    keep their size (the game's rules set it: Ice Pirates islands and treasure)."""
+    keep their size (the game's rules set it: Ice Pirates islands and treasure), and so do pieces
+    with another within ALONE (the crop shows both, and two touching pieces look like a larger one)."""
     pyramids = [f for f in found if f.fields.get("type") == "pyramid"]
     if not pyramids:
         return found
-    batch = np.stack([crop(view, features, *centre_and_turn(f.fields)) for f in pyramids])
+    centres = [centre_and_turn(f.fields) for f in pyramids]
+    batch = np.stack([crop(view, features, *c) for c in centres])
     labels, sizes = read(batch, model)
+    xy = np.array([c[:2] for c in centres])
+    gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) + np.eye(len(xy)) * CROP_MM
     dropped = set()
-    for item, p, q in zip(pyramids, labels, sizes):
+    for item, p, q, gap in zip(pyramids, labels, sizes, gaps.min(axis=1)):
         best = int(p.argmax())
         if p[best] >= CONFIDENT:
             if best == NONE:
@@ -88,7 +93,7 @@ def reread(view, features: np.ndarray, found: list, model: Path = MODEL, fixed: 
                 continue
             item.fields["color"] = COLOURS[best]
         size = int(q.argmax())
-        if q[size] >= CONFIDENT and item.fields["color"] not in fixed:
+        if q[size] >= CONFIDENT and item.fields["color"] not in fixed and gap >= ALONE:
             item.fields.update(resized(item.fields, SIZES[size]))
     return [f for f in found if id(f) not in dropped]
 

@@ -41,6 +41,8 @@ FACE_CHROMA = 0.05            # log chroma off that of a piece beside it: not it
 NET_PIECE = 0.3               # the network's piece probability above which foreground is kept
                               # (clear plastic shows the table through it: the network is less sure)
 NET_REACH = 2.0               # mm: threshold foreground this close to such pixels is kept
+PALE_NEAR = 8.0               # mm: and this close to a clearly bright, colourless pixel where
+NET_WEAK = 0.05               # ... the network's piece probability is over this (wood grain: none)
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
 
@@ -145,16 +147,26 @@ def faint_parts(features: np.ndarray, mask: np.ndarray, off: np.ndarray,
     return pieces, faces
 
 
-def with_network(mask: np.ndarray, p: np.ndarray, mm_per_px: float) -> np.ndarray:
+def with_network(mask: np.ndarray, p: np.ndarray, features: np.ndarray, faint: np.ndarray,
+                 mm_per_px: float) -> np.ndarray:
     """The thresholds' foreground `mask` where it lies within NET_REACH of a pixel the network
     reads as a piece more probably than NET_PIECE (`p`: `vision.segnet.probabilities`). The
     thresholds draw a piece's outline finely (a white or clear piece's faint faces); the network
-    says whether it is a piece at all (a shadow or wood grain is table). A region of pieces' size
-    (under HAND_AREA) that runs out of the view is kept whole: what it holds may lie beyond, and
-    it is reported uncertain."""
+    says whether it is a piece at all (a shadow or wood grain is table). The network is least
+    sure of white and clear plastic on pale cloth, so foreground within PALE_NEAR of a clearly
+    bright, colourless pixel (no shadow is brighter than the table) is kept where the network
+    gives a piece any chance (NET_WEAK), and `faint_parts`' pieces (`faint`: sharp-edged pale
+    regions) are kept. A region of pieces' size (under HAND_AREA) that runs out of the view is
+    kept whole: what it holds may lie beyond, and it is reported uncertain."""
     r = max(1, int(round(NET_REACH / mm_per_px)))
     pieces = cv2.compare(segnet.channel(p, "piece"), NET_PIECE, cv2.CMP_GT)
     kept = mask & cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    level = level_of(features)
+    pale = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT) & cv2.compare(chroma_of(features, level), CHROMA, cv2.CMP_LT)
+    k = 2 * max(1, int(round(PALE_NEAR / mm_per_px))) + 1
+    weak = cv2.dilate(cv2.compare(segnet.channel(p, "piece"), NET_WEAK, cv2.CMP_GT),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    kept |= (mask & weak & cv2.dilate(pale, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) | faint
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     edge = reaches_edge(stats, mask.shape) & (stats[:, cv2.CC_STAT_AREA] * mm_per_px ** 2 <= HAND_AREA)
     edge[0] = False
@@ -266,7 +278,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
     mask |= faint
     if model is not None:
-        learned = with_network(mask, segnet.probabilities(features, mm_per_px, model), mm_per_px)
+        learned = with_network(mask, segnet.probabilities(features, mm_per_px, model), features, faint, mm_per_px)
         mask = learned if paper is None else np.where(paper > 0, mask, learned)
     core = _arm_core(hands, features, profile, mm_per_px)
     colours = np.full(mask.shape, -1, np.int16)
