@@ -116,6 +116,13 @@ def test_a_pyramid_table_read_as_another_game_is_warned_of(game, said):
     assert code == 0 and said in line and "icehouse-01.jpg" in line
 
 
+def test_an_ice_pirates_table_read_as_icehouse_is_warned_of():
+    cal = SAMPLES / "icepirates" / "calibration-cam720-daylight.json"
+    code, out, err = cli("detect", SAMPLES / "icepirates" / "icepirates-01.jpg", "-c", cal, "--game", "icehouse")
+    [line] = _warnings(err)
+    assert code == 0 and "home cards seen" in line and "--game icepirates" in line and '"pieces"' in out
+
+
 def test_an_ice_pirates_table_read_as_ice_pirates_gives_no_warning():
     cal = SAMPLES / "icepirates" / "calibration-cam720-daylight.json"
     code, out, err = cli("detect", SAMPLES / "icepirates" / "icepirates-01.jpg", "-c", cal, "--game", "icepirates")

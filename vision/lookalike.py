@@ -8,12 +8,13 @@ from referee.scene import Scene
 from vision.detector import CARD_GAMES, GAME_PIPELINES, Detector
 
 MIN_TILES = 4           # piecepack tiles that make a frame look like IceFloe or Iceberg
+MIN_CARDS = 2           # home cards that make a frame look like Ice Pirates
 
 
 def unlike(detector: Detector, frame: np.ndarray, game: str, scene: Scene) -> str | None:
     """What says the table does not hold `game` (`scene` is the frame read as it), or None:
     piecepack tiles under a pyramid game, none under a piecepack game, no home card under a
-    game played with them."""
+    game played with them, home cards under a pyramid game played without them."""
     piecepack = game in GAME_PIPELINES
     seen = scene if piecepack else GAME_PIPELINES["icefloe"](detector, frame, "icefloe")
     tiles = len(seen.of_type("tile"))
@@ -23,4 +24,9 @@ def unlike(detector: Detector, frame: np.ndarray, game: str, scene: Scene) -> st
         return f"{tiles} piecepack tiles seen: this looks like IceFloe or Iceberg, not {game} (--game icefloe or iceberg)"
     if game in CARD_GAMES and not scene.of_type("card"):
         return f"no home cards seen: does the table hold {game}? (--game icehouse for pyramids without home cards)"
+    if not piecepack and game not in CARD_GAMES:
+        cards = detector.look(frame, CARD_GAMES[0])[1]
+        if len(cards) >= MIN_CARDS:
+            return (f"{len(cards)} home cards seen: this looks like Ice Pirates, not {game} "
+                    f"(--game {CARD_GAMES[0]})")
     return None
