@@ -91,3 +91,27 @@ def test_a_pyramid_in_the_water_is_a_pyramid_and_a_die_beside_the_board_a_die():
     standing = sorted((f for f in found if f["type"] != "tile"), key=lambda f: f["x"])
     assert [(f["type"], f["suit"], f.get("size"), f.get("rank")) for f in standing] == [
         ("pp_pyramid", "moons", "A", None), ("die", "moons", None, 0)]
+
+
+def _rendered_tile(edition: str | None, face: str) -> np.ndarray:
+    """The middle of one tile as the fast renderer draws it from above, in linear-ish RGB."""
+    extra = {"edition": edition} if edition else {}
+    tile = Piece("t", "tile", 120, 100, face=face, suit="arms", rank=0, extra=extra)
+    cam = camera(random.Random(3), AREA)
+    frame = render(Scene("iceberg", (tile,), AREA), cards_layout(*AREA),
+                   random_config(3, AREA, SIZE, light="daylight", camera=cam)).image
+    x, y = cam.project(np.array([[120.0, 100.0, -6.35]]))[0]
+    return frame[int(y) - 30:int(y) + 30, int(x) - 30:int(x) + 30].reshape(-1, 3).astype(float)
+
+
+def test_a_piece_is_drawn_in_the_edition_it_carries():
+    """A tile carrying `marks` shows that edition's dark blue back and white face, not the
+    project's cream card; without an edition it is the project's own."""
+    default_back, marks_back = _rendered_tile(None, "down"), _rendered_tile("marks", "down")
+    assert np.median(marks_back.mean(axis=1)) < 0.8 * np.median(default_back.mean(axis=1))
+    b, g, r = np.median(marks_back, axis=0)
+    assert b > r + 20                                   # blue card
+    b, g, r = np.median(_rendered_tile("marks", "up"), axis=0)
+    b0, g0, r0 = np.median(_rendered_tile(None, "up"), axis=0)
+    assert b - r > b0 - r0 + 10                        # white stock is less yellow than cream
+    np.testing.assert_array_equal(_rendered_tile("default", "up"), _rendered_tile(None, "up"))

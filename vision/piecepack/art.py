@@ -1,14 +1,18 @@
-"""The piecepack's own printed face art, as albedo textures (linear RGB 0..1, rows along -y).
+"""Piecepack face art, as albedo textures (linear RGB 0..1, rows along -y), in any edition.
 
-Suits: suns red, moons black, crowns green, arms blue. Ranks 0 (null), 1 (ace, drawn "A"),
-2..5. Tile faces carry the rank large at the centre, small at the middle of two opposite edges, and
-the suit in two opposite corners (so pyramids standing on the centre or the corners do not
-hide the tile's identity); tile backs
-are the same stock with a cross splitting the four quarters and small crosses. Coins show the
-suit in colour on one side and the value in black on the other, each with a direction mark;
-dice are solid suit colour with a cream glyph. Every stroke is at most ~2 mm wide and every
-filled symbol at most ~8 mm across, so a piece (a pyramid, a die: 12.7 mm and up) is the only
-solid suit-coloured area larger than that (see `vision.piecepack.detect`).
+The project's own edition (`editions.DEFAULT`): suits suns red, moons black, crowns green, arms
+blue; ranks 0 (null), 1 (ace, drawn "A"), 2..5. Tile faces carry the rank large at the centre,
+small at the middle of two opposite edges, and the suit in two opposite corners (so pyramids
+standing on the centre or the corners do not hide the tile's identity); tile backs are the same
+stock with a cross splitting the four quarters and small crosses. Coins show the suit in colour
+on one side and the value in black on the other, each with a direction mark; dice are solid suit
+colour with a cream glyph. Every stroke is at most ~2 mm wide and every filled symbol at most
+~8 mm across, so a piece (a pyramid, a die: 12.7 mm and up) is the only solid suit-coloured area
+larger than that (see `vision.piecepack.detect`).
+
+Other editions (`vision.piecepack.editions`) change the marks, colours, font, the tile layout
+(`corner`: one suit mark in a corner and a large rank in the suit colour; `suit-centre`: a
+large suit mark with the rank in the corners), the back pattern and the dice.
 """
 from __future__ import annotations
 
@@ -18,14 +22,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.piecepack.editions import DEFAULT, Edition
+
 PX_PER_MM = 6.0                      # texture resolution
-SUIT_RGB = {"suns": (0.72, 0.05, 0.03), "moons": (0.03, 0.03, 0.035),
-            "crowns": (0.02, 0.40, 0.12), "arms": (0.03, 0.13, 0.62)}
-STOCK = (0.86, 0.83, 0.74)           # tile faces and backs (cream)
-EDGE = (0.28, 0.20, 0.12)            # printed tile border
-COIN_STOCK = (0.74, 0.52, 0.28)      # coin faces (light wood)
-INK = (0.03, 0.03, 0.03)
-RANK_TEXT = {0: "", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5"}
 
 
 def _canvas(side_mm: float, colour) -> np.ndarray:
@@ -37,40 +36,81 @@ def _pt(x_mm: float, y_mm: float) -> tuple[int, int]:
     return int(round(x_mm * PX_PER_MM * 16)), int(round(y_mm * PX_PER_MM * 16))
 
 
-def suit_symbol(img: np.ndarray, suit: str, cx: float, cy: float, size: float, colour=None) -> None:
-    """Draw a filled suit symbol `size` mm across centred at (cx, cy) mm."""
-    c = colour if colour is not None else SUIT_RGB[suit]
-    r = size / 2
+def _poly(img: np.ndarray, pts, cx: float, cy: float, r: float, colour) -> None:
+    poly = np.array([_pt(cx + x * r, cy + y * r) for x, y in pts], np.int32)
+    cv2.fillPoly(img, [poly], colour, cv2.LINE_AA, 4)
+
+
+def _blend(img: np.ndarray, mask: np.ndarray, colour) -> None:
+    """Paint `colour` into `img` (an RGB texture or a 2D mask) where the 0/255 `mask` is set."""
+    m = (mask.astype(np.float32) / 255).reshape(mask.shape + (1,) * (img.ndim - 2))
+    img[:] = img * (1 - m) + np.array(colour, np.float32) * m
+
+
+def _filled_mark(img: np.ndarray, suit: str, cx: float, cy: float, r: float, colour) -> None:
+    """The project's marks: a rayed sun, a crescent, a crown, a shield."""
     if suit == "suns":
-        cv2.circle(img, _pt(cx, cy), int(r * 0.55 * PX_PER_MM * 16), c, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, _pt(cx, cy), int(r * 0.55 * PX_PER_MM * 16), colour, -1, cv2.LINE_AA, 4)
         for k in range(8):
             a = k * math.pi / 4
             p0 = _pt(cx + 0.68 * r * math.cos(a), cy + 0.68 * r * math.sin(a))
             p1 = _pt(cx + r * math.cos(a), cy + r * math.sin(a))
-            cv2.line(img, p0, p1, c, max(1, int(0.12 * size * PX_PER_MM)), cv2.LINE_AA, 4)
+            cv2.line(img, p0, p1, colour, max(1, int(0.24 * r * PX_PER_MM)), cv2.LINE_AA, 4)
     elif suit == "moons":
         mask = np.zeros(img.shape[:2], np.uint8)
         cv2.circle(mask, _pt(cx, cy), int(r * PX_PER_MM * 16), 255, -1, cv2.LINE_AA, 4)
         cv2.circle(mask, _pt(cx + 0.45 * r, cy - 0.2 * r), int(r * 0.8 * PX_PER_MM * 16), 0, -1,
                    cv2.LINE_AA, 4)
-        m = mask.astype(np.float32)[..., None] / 255
-        img[:] = img * (1 - m) + np.array(c, np.float32) * m
+        _blend(img, mask, colour)
     elif suit == "crowns":
-        pts = [(-1, 0.7), (-1, -0.5), (-0.5, 0.0), (0, -0.8), (0.5, 0.0), (1, -0.5), (1, 0.7)]
-        poly = np.array([_pt(cx + x * r, cy + y * r) for x, y in pts], np.int32)
-        cv2.fillPoly(img, [poly], c, cv2.LINE_AA, 4)
-    else:   # arms: a shield
-        pts = [(-0.85, -0.9), (0.85, -0.9), (0.85, 0.1), (0, 1.0), (-0.85, 0.1)]
-        poly = np.array([_pt(cx + x * r, cy + y * r) for x, y in pts], np.int32)
-        cv2.fillPoly(img, [poly], c, cv2.LINE_AA, 4)
+        _poly(img, [(-1, 0.7), (-1, -0.5), (-0.5, 0.0), (0, -0.8), (0.5, 0.0), (1, -0.5), (1, 0.7)], cx, cy, r,
+              colour)
+    else:
+        _poly(img, [(-0.85, -0.9), (0.85, -0.9), (0.85, 0.1), (0, 1.0), (-0.85, 0.1)], cx, cy, r, colour)
+
+
+def _simple_mark(mask: np.ndarray, suit: str, cx: float, cy: float, r: float, colour) -> None:
+    """Another maker's marks: a star, a crescent opening left, a three-ball crown, crossed arms."""
+    if suit == "suns":
+        pts = [((1.0 if k % 2 == 0 else 0.5) * math.cos(k * math.pi / 6),
+                (1.0 if k % 2 == 0 else 0.5) * math.sin(k * math.pi / 6)) for k in range(12)]
+        _poly(mask, pts, cx, cy, r, colour)
+    elif suit == "moons":
+        cv2.circle(mask, _pt(cx, cy), int(r * 0.9 * PX_PER_MM * 16), colour, -1, cv2.LINE_AA, 4)
+        cv2.circle(mask, _pt(cx - 0.35 * r, cy), int(r * 0.75 * PX_PER_MM * 16), 0, -1, cv2.LINE_AA, 4)
+    elif suit == "crowns":
+        _poly(mask, [(-0.9, 0.6), (-0.9, -0.3), (-0.45, 0.1), (0, -0.5), (0.45, 0.1), (0.9, -0.3),
+                     (0.9, 0.6)], cx, cy, r, colour)
+        for x, y in ((-0.9, -0.45), (0, -0.7), (0.9, -0.45)):
+            cv2.circle(mask, _pt(cx + x * r, cy + y * r), int(0.2 * r * PX_PER_MM * 16), colour, -1, cv2.LINE_AA, 4)
+    else:
+        w = max(1, int(0.28 * r * PX_PER_MM))
+        for s in (-1, 1):
+            cv2.line(mask, _pt(cx - 0.8 * r, cy - s * 0.8 * r), _pt(cx + 0.8 * r, cy + s * 0.8 * r), colour, w,
+                     cv2.LINE_AA, 4)
+        cv2.line(mask, _pt(cx - 0.5 * r, cy + 0.5 * r), _pt(cx + 0.5 * r, cy + 0.5 * r), colour, w, cv2.LINE_AA, 4)
+
+
+def suit_symbol(img: np.ndarray, suit: str, cx: float, cy: float, size: float, colour=None,
+                ed: Edition = DEFAULT) -> None:
+    """Draw a suit mark `size` mm across centred at (cx, cy) mm in the edition's style."""
+    colour = colour if colour is not None else ed.suit(suit)
+    if ed.marks == "filled":
+        _filled_mark(img, suit, cx, cy, size / 2, colour)
+        return
+    mask = np.zeros(img.shape[:2], np.uint8)
+    (_simple_mark if ed.marks == "simple" else _filled_mark)(mask, suit, cx, cy, size / 2, 255)
+    if ed.marks == "outline":
+        inner = max(1, int(round(0.16 * size * PX_PER_MM)))
+        mask = cv2.subtract(mask, cv2.erode(mask, np.ones((inner, inner), np.uint8)))
+    _blend(img, mask, colour)
 
 
 def glyph(img: np.ndarray, text: str, cx: float, cy: float, height: float, colour, stroke: float,
-          angle: float = 0.0) -> None:
+          angle: float = 0.0, font: int = cv2.FONT_HERSHEY_SIMPLEX) -> None:
     """Draw `text` `height` mm tall centred at (cx, cy) mm, turned by `angle` degrees."""
     if not text:
         return
-    font = cv2.FONT_HERSHEY_SIMPLEX
     scale = 1.0
     (tw, th), _ = cv2.getTextSize(text, font, scale, 1)
     scale = height * PX_PER_MM / th
@@ -86,97 +126,131 @@ def glyph(img: np.ndarray, text: str, cx: float, cy: float, height: float, colou
     img[:] = img * (1 - mask) + np.array(colour, np.float32) * mask
 
 
-def _border(img: np.ndarray, width_mm: float) -> None:
+def _border(img: np.ndarray, width_mm: float, colour) -> None:
+    if colour is None:
+        return
     w = max(1, int(round(width_mm * PX_PER_MM)))
     n = img.shape[0]
-    cv2.rectangle(img, (0, 0), (n - 1, n - 1), EDGE, w)
+    cv2.rectangle(img, (0, 0), (n - 1, n - 1), colour, w)
 
 
 @lru_cache(maxsize=None)
-def tile_face(suit: str, rank: int, side: float = 50.8) -> np.ndarray:
-    """A tile's face: rank at the centre, repeated small at the middle of the top and (turned)
-    bottom edges, with the suit symbol in the top-left and bottom-right corners."""
-    img = _canvas(side, STOCK)
-    _border(img, 0.8)
-    colour = SUIT_RGB[suit]
-    glyph(img, RANK_TEXT[rank], side / 2, side / 2, 20.0, colour, 2.0)
-    for turn, (ix, iy) in ((0, (6.5, 6.5)), (180, (side - 6.5, side - 6.5))):
-        suit_symbol(img, suit, ix, iy, 6.5)
-        glyph(img, RANK_TEXT[rank] or "o", side / 2, iy, 7.5, colour, 1.5, turn)
+def tile_face(suit: str, rank: int, side: float = 50.8, ed: Edition = DEFAULT) -> np.ndarray:
+    """A tile's face in the edition's layout (the default described in the module's docstring)."""
+    img = _canvas(side, ed.stock)
+    _border(img, 0.8, ed.edge)
+    text, colour = ed.rank_text(rank), ed.suit(suit)
+    rank_colour = colour if ed.rank_in_suit else ed.ink
+    if ed.layout == "corner":
+        suit_symbol(img, suit, 7.5, 7.5, 8.0, ed=ed)
+        glyph(img, text, side / 2 + 2.0, side / 2 + 2.0, 26.0, colour, 3.2, font=ed.font)
+    elif ed.layout == "suit-centre":
+        suit_symbol(img, suit, side / 2, side / 2, 22.0, ed=ed)
+        for turn, (ix, iy) in ((0, (6.0, 6.5)), (180, (side - 6.0, side - 6.5))):
+            glyph(img, text or "-", ix, iy, 6.5, rank_colour, 1.3, turn, ed.font)
+            glyph(img, text or "-", side - ix, iy, 6.5, rank_colour, 1.3, turn, ed.font)
+    else:
+        glyph(img, text, side / 2, side / 2, 20.0, rank_colour, 2.0, font=ed.font)
+        for turn, (ix, iy) in ((0, (6.5, 6.5)), (180, (side - 6.5, side - 6.5))):
+            suit_symbol(img, suit, ix, iy, 6.5, ed=ed)
+            glyph(img, text or "o", side / 2, iy, 7.5, rank_colour, 1.5, turn, ed.font)
     return img
 
 
-@lru_cache(maxsize=None)
-def tile_back(side: float = 50.8) -> np.ndarray:
-    """A tile's back: a cross marking the four quarters (stopping 5 mm short of the border,
-    so the back's stock stays one piece), a small cross at each quarter's centre."""
-    img = _canvas(side, STOCK)
-    _border(img, 0.8)
-    w = max(1, int(round(1.2 * PX_PER_MM)))
-    c, reach = side / 2, side / 2 - 5.0      # the cross stops short of the border
-    cv2.line(img, _pt(c, c - reach), _pt(c, c + reach), INK, w, cv2.LINE_AA, 4)
-    cv2.line(img, _pt(c - reach, c), _pt(c + reach, c), INK, w, cv2.LINE_AA, 4)
+def _cross_back(img: np.ndarray, side: float, ink, w: int) -> None:
+    """A cross marking the four quarters (stopping 5 mm short of the border, so the back's stock
+    stays one piece), a small cross at each quarter's centre."""
+    c, reach = side / 2, side / 2 - 5.0
+    cv2.line(img, _pt(c, c - reach), _pt(c, c + reach), ink, w, cv2.LINE_AA, 4)
+    cv2.line(img, _pt(c - reach, c), _pt(c + reach, c), ink, w, cv2.LINE_AA, 4)
     for fx in (0.25, 0.75):
         for fy in (0.25, 0.75):
             cx, cy = fx * side, fy * side
             for dx, dy in ((3, 0), (0, 3)):
-                cv2.line(img, _pt(cx - dx, cy - dy), _pt(cx + dx, cy + dy), INK, w, cv2.LINE_AA, 4)
+                cv2.line(img, _pt(cx - dx, cy - dy), _pt(cx + dx, cy + dy), ink, w, cv2.LINE_AA, 4)
+
+
+def _pattern_back(img: np.ndarray, side: float, kind: str, ink, w: int) -> None:
+    """Grid, diagonal stripes, dots or concentric rings over the whole back."""
+    if kind == "grid":
+        for t in np.arange(side / 8, side, side / 8):
+            cv2.line(img, _pt(t, 3), _pt(t, side - 3), ink, w, cv2.LINE_AA, 4)
+            cv2.line(img, _pt(3, t), _pt(side - 3, t), ink, w, cv2.LINE_AA, 4)
+    elif kind == "stripes":
+        for t in np.arange(-side, side, 5.0):
+            cv2.line(img, _pt(t, 0), _pt(t + side, side), ink, w, cv2.LINE_AA, 4)
+    elif kind == "dots":
+        for x in np.arange(side / 12, side, side / 6):
+            for y in np.arange(side / 12, side, side / 6):
+                cv2.circle(img, _pt(x, y), int(1.2 * PX_PER_MM * 16), ink, -1, cv2.LINE_AA, 4)
+    else:
+        for r in (6.0, 12.0, 18.0):
+            cv2.circle(img, _pt(side / 2, side / 2), int(r * PX_PER_MM * 16), ink, w, cv2.LINE_AA, 4)
+
+
+@lru_cache(maxsize=None)
+def tile_back(side: float = 50.8, ed: Edition = DEFAULT) -> np.ndarray:
+    """A tile's back: the edition's stock and pattern (the default: a cross, see `_cross_back`)."""
+    img = _canvas(side, ed.back_stock)
+    _border(img, 0.8, ed.edge)
+    w = max(1, int(round(1.2 * PX_PER_MM)))
+    if ed.back == "cross":
+        _cross_back(img, side, ed.back_ink, w)
+    else:
+        _pattern_back(img, side, ed.back, ed.back_ink, w)
     return img
 
 
-def _direction_mark(img: np.ndarray, diameter: float) -> None:
+def _direction_mark(img: np.ndarray, diameter: float, ink) -> None:
     """A small bar near the top edge showing which way the coin faces."""
     c = diameter / 2
-    cv2.line(img, _pt(c - 1.5, 1.6), _pt(c + 1.5, 1.6), INK, max(1, int(0.8 * PX_PER_MM)), cv2.LINE_AA, 4)
-
-
-def _disc(diameter: float) -> np.ndarray:
-    img = _canvas(diameter, COIN_STOCK)
-    return img
+    cv2.line(img, _pt(c - 1.5, 1.6), _pt(c + 1.5, 1.6), ink, max(1, int(0.8 * PX_PER_MM)), cv2.LINE_AA, 4)
 
 
 @lru_cache(maxsize=None)
-def coin_value(rank: int, diameter: float = 19.05) -> np.ndarray:
-    """A coin's value side: the rank in black (null: a small ring)."""
-    img = _disc(diameter)
+def coin_value(rank: int, diameter: float = 19.05, ed: Edition = DEFAULT) -> np.ndarray:
+    """A coin's value side: the rank in the edition's ink (null: a small ring)."""
+    img = _canvas(diameter, ed.coin_stock)
     c = diameter / 2
     if rank:
-        glyph(img, RANK_TEXT[rank], c, c + 0.4, 9.0, INK, 1.6)
+        glyph(img, ed.rank_text(rank), c, c + 0.4, 9.0, ed.ink, 1.6, font=ed.font)
     else:
-        cv2.circle(img, _pt(c, c), int(2.5 * PX_PER_MM * 16), INK, max(1, int(1.2 * PX_PER_MM)), cv2.LINE_AA, 4)
-    _direction_mark(img, diameter)
+        cv2.circle(img, _pt(c, c), int(2.5 * PX_PER_MM * 16), ed.ink, max(1, int(1.2 * PX_PER_MM)), cv2.LINE_AA, 4)
+    _direction_mark(img, diameter, ed.ink)
     return img
 
 
 @lru_cache(maxsize=None)
-def coin_suit(suit: str, diameter: float = 19.05) -> np.ndarray:
-    """A coin's suit side: the suit symbol in colour."""
-    img = _disc(diameter)
-    suit_symbol(img, suit, diameter / 2, diameter / 2 + 0.6, 8.0)
-    _direction_mark(img, diameter)
+def coin_suit(suit: str, diameter: float = 19.05, ed: Edition = DEFAULT) -> np.ndarray:
+    """A coin's suit side: the suit mark in colour."""
+    img = _canvas(diameter, ed.coin_stock)
+    suit_symbol(img, suit, diameter / 2, diameter / 2 + 0.6, 8.0, ed=ed)
+    _direction_mark(img, diameter, ed.ink)
     return img
 
 
 @lru_cache(maxsize=None)
-def die_face(suit: str, rank: int, side: float = 12.7) -> np.ndarray:
-    """A die face: solid suit colour, the rank in cream (null: blank)."""
-    img = _canvas(side, SUIT_RGB[suit])
-    glyph(img, RANK_TEXT[rank], side / 2, side / 2, 8.5, STOCK, 1.5)
+def die_face(suit: str, rank: int, side: float = 12.7, ed: Edition = DEFAULT) -> np.ndarray:
+    """A die face: solid suit colour with the rank in cream, or (light dice) the rank in the
+    suit colour on the stock (null: blank)."""
+    img = _canvas(side, ed.die_body(suit))
+    ink = ed.stock if ed.die == "solid" else ed.suit(suit)
+    glyph(img, ed.rank_text(rank) if rank else "", side / 2, side / 2, 8.5, ink, 1.5, font=ed.font)
     return img
 
 
 @lru_cache(maxsize=None)
-def pyramid_face(suit: str, letter: str, base: float) -> np.ndarray:
+def pyramid_face(suit: str, letter: str, base: float, ed: Edition = DEFAULT) -> np.ndarray:
     """One triangular face of a piecepack pyramid (the texture spans the face's bounding box,
     base edge along the bottom): suit colour with the letter in cream near the base."""
-    img = _canvas(base, SUIT_RGB[suit])
-    glyph(img, letter, base / 2, base * 0.72, base * 0.28, STOCK, base * 0.05)
+    img = _canvas(base, ed.suit(suit))
+    glyph(img, letter, base / 2, base * 0.72, base * 0.28, ed.stock, base * 0.05, font=ed.font)
     return img
 
 
-def pawn_top(suit: str, diameter: float) -> np.ndarray:
-    """A pawn's head seen from above: suit colour with a cream dot."""
-    img = _canvas(diameter, SUIT_RGB[suit])
+def pawn_top(suit: str, diameter: float, ed: Edition = DEFAULT) -> np.ndarray:
+    """A pawn's head seen from above: suit colour with a dot of the stock's colour."""
+    img = _canvas(diameter, ed.suit(suit))
     c = diameter / 2
-    cv2.circle(img, _pt(c, c), int(1.7 * PX_PER_MM * 16), STOCK, -1, cv2.LINE_AA, 4)
+    cv2.circle(img, _pt(c, c), int(1.7 * PX_PER_MM * 16), ed.stock, -1, cv2.LINE_AA, 4)
     return img

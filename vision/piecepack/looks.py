@@ -14,6 +14,7 @@ from dataclasses import replace
 from referee.dimensions import DEFAULT, Dimensions
 from referee.ppgrid import on_tile, scene_grid
 from vision.piecepack import art
+from vision.piecepack.editions import edition_of
 from vision.piecepack.solids import (COIN_THICKNESS, PAWN_HEIGHT, circle, face_anchors, pp_pyramid,
                                      prism, square, top_anchors)
 from vision.render import pieces
@@ -24,8 +25,8 @@ PAPER = 0.06      # gloss of printed card and painted wood
 RESTING = ("pp_pyramid", "coin", "die", "pawn")
 
 
-def _suit(suit: str) -> Material:
-    return pieces.Material(art.SUIT_RGB[suit], gloss=PAPER)
+def _painted(rgb) -> pieces.Material:
+    return pieces.Material(rgb, gloss=PAPER)
 
 
 def _top_art(texture, anchors, top_face: int):
@@ -39,7 +40,8 @@ def _z0(piece) -> float:
 def tile_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     side, angle = dims.tile, piece.angle or 0.0
     solid = prism(square(piece.x, piece.y, side, angle), 0.0, dims.tile_thickness)
-    texture = art.tile_face(piece.suit, piece.rank, side) if piece.face == "up" else art.tile_back(side)
+    ed = edition_of(piece)
+    texture = art.tile_face(piece.suit, piece.rank, side, ed) if piece.face == "up" else art.tile_back(side, ed)
     anchors = top_anchors(piece.x, piece.y, side, angle, dims.tile_thickness)
     return [pieces.Look(solid, TILE_SIDE, _top_art(texture, anchors, len(solid.faces) - 1))]
 
@@ -47,7 +49,8 @@ def tile_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
 def coin_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     d, angle, z0 = dims.coin, piece.angle or 0.0, _z0(piece)
     solid = prism(circle(piece.x, piece.y, d, angle), z0, COIN_THICKNESS)
-    texture = art.coin_suit(piece.suit, d) if piece.face == "suit" else art.coin_value(piece.rank, d)
+    ed = edition_of(piece)
+    texture = art.coin_suit(piece.suit, d, ed) if piece.face == "suit" else art.coin_value(piece.rank, d, ed)
     anchors = top_anchors(piece.x, piece.y, d, angle, z0 + COIN_THICKNESS)
     return [pieces.Look(solid, COIN_SIDE, _top_art(texture, anchors, len(solid.faces) - 1))]
 
@@ -56,22 +59,26 @@ def die_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     side, angle, z0 = dims.die, piece.angle or 0.0, _z0(piece)
     solid = prism(square(piece.x, piece.y, side, angle), z0, side)
     anchors = top_anchors(piece.x, piece.y, side, angle, z0 + side)
-    return [pieces.Look(solid, _suit(piece.suit),
-                 _top_art(art.die_face(piece.suit, piece.rank, side), anchors, len(solid.faces) - 1))]
+    ed = edition_of(piece)
+    return [pieces.Look(solid, _painted(ed.die_body(piece.suit)),
+                 _top_art(art.die_face(piece.suit, piece.rank, side, ed), anchors, len(solid.faces) - 1))]
 
 
 def pawn_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     d, z0 = dims.pawn, _z0(piece)
     solid = prism(circle(piece.x, piece.y, d), z0, PAWN_HEIGHT)
     anchors = top_anchors(piece.x, piece.y, d, 0.0, z0 + PAWN_HEIGHT)
-    return [pieces.Look(solid, _suit(piece.suit), _top_art(art.pawn_top(piece.suit, d), anchors, len(solid.faces) - 1))]
+    ed = edition_of(piece)
+    return [pieces.Look(solid, _painted(ed.suit(piece.suit)),
+                        _top_art(art.pawn_top(piece.suit, d, ed), anchors, len(solid.faces) - 1))]
 
 
 def pyramid_looks(piece, dims: Dimensions = DEFAULT) -> list[pieces.Look]:
     base, height = dims.pp_pyramid_base[piece.size], dims.pp_pyramid_height[piece.size]
     solid = pp_pyramid(piece.x, piece.y, base, height, piece.angle or 0.0, _z0(piece))
-    texture = art.pyramid_face(piece.suit, piece.size, base)
-    return [pieces.Look(solid, _suit(piece.suit), lambda face: (texture, face_anchors(solid, face)))]
+    ed = edition_of(piece)
+    texture = art.pyramid_face(piece.suit, piece.size, base, ed)
+    return [pieces.Look(solid, _painted(ed.suit(piece.suit)), lambda face: (texture, face_anchors(solid, face)))]
 
 
 
