@@ -28,7 +28,7 @@ import cv2  # noqa: E402
 from calibration.calibfile import CalibrationError, load  # noqa: E402
 from vision import colournet, segnet  # noqa: E402
 from vision.detector import Detector, FrameError  # noqa: E402
-from vision.evaluation import Score, percentile, sample_images, score  # noqa: E402
+from vision.evaluation import Score, Tally, percentile, sample_images, score  # noqa: E402
 
 GAMES = ("icehouse", "icepirates")
 
@@ -39,25 +39,6 @@ def kind_of(piece) -> str:
 
 def pose_of(piece) -> str:
     return "nested" if piece.nested else piece.pose
-
-
-class Tally:
-    """Right and total per named group."""
-
-    def __init__(self):
-        self.right, self.total = defaultdict(int), defaultdict(int)
-
-    def add(self, key: str, ok: bool) -> None:
-        self.count(key, int(ok), 1)
-
-    def count(self, key: str, right: int, total: int) -> None:
-        if total:
-            self.total[key] += total
-            self.right[key] += right
-
-    def lines(self, title: str) -> list[str]:
-        return [f"  {title} {key:12s} {100 * self.right[key] / self.total[key]:6.1f} %  "
-                f"({self.right[key]}/{self.total[key]})" for key in sorted(self.total)]
 
 
 def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, list, int]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,3 +156,22 @@ def sample_images(folder: Path, games: tuple | None = None):
         if not isinstance(info, dict) or not isinstance(info.get("calibration"), str):
             raise SceneError(str(truth_path), "names no calibration file", fld="render")
         yield image, truth, tuple(info.get("hidden", ())), truth_path.parent / info["calibration"]
+
+
+class Tally:
+    """Right and total per named group."""
+
+    def __init__(self):
+        self.right, self.total = defaultdict(int), defaultdict(int)
+
+    def add(self, key: str, ok: bool) -> None:
+        self.count(key, int(ok), 1)
+
+    def count(self, key: str, right: int, total: int) -> None:
+        if total:
+            self.total[key] += total
+            self.right[key] += right
+
+    def lines(self, title: str) -> list[str]:
+        return [f"  {title} {key:12s} {100 * self.right[key] / self.total[key]:6.1f} %  "
+                f"({self.right[key]}/{self.total[key]})" for key in sorted(self.total)]

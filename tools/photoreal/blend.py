@@ -21,6 +21,7 @@ from mathutils import Matrix, Vector
 from referee.dimensions import DEFAULT
 from referee.scene import Scene
 from tools.photoreal.conditions import Light, Plastic, Session, Table, kelvin_rgb
+from tools.photoreal.develop import srgb
 from vision.camera import Camera
 from vision.render.pieces import DRAWERS, SCENE_HOOKS
 
@@ -126,6 +127,25 @@ def add_table(table: Table) -> None:
     plane.pass_index = 0
 
 
+def _printed(name: str, corners_mm: np.ndarray, uv: np.ndarray, image_path: Path, roughness: float,
+             index: int = 0) -> None:
+    """A flat polygon (world mm corners, in order) showing an image by its UV coordinates."""
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata([tuple(v) for v in to_blender(corners_mm)], [], [tuple(range(len(corners_mm)))])
+    layer = mesh.uv_layers.new()
+    for loop in mesh.loops:
+        layer.data[loop.index].uv = tuple(uv[loop.vertex_index])
+    obj = bpy.data.objects.new(name, mesh)
+    bpy.context.collection.objects.link(obj)
+    obj.pass_index = index
+    mat, bsdf, tree = _material(name)
+    tex = tree.nodes.new("ShaderNodeTexImage")
+    tex.image = bpy.data.images.get(image_path.name) or bpy.data.images.load(str(image_path))
+    tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+    bsdf.inputs["Roughness"].default_value = roughness
+    obj.data.materials.append(mat)
+
+
 def add_sheet(name: str, image_rgb: np.ndarray, rect_mm: tuple, lift_mm: float, roughness: float,
               transform=None, folder: Path | None = None) -> None:
     """A printed sheet of paper: `image_rgb` mapped onto the rectangle (x, y, w, h) in table mm
@@ -136,20 +156,51 @@ def add_sheet(name: str, image_rgb: np.ndarray, rect_mm: tuple, lift_mm: float, 
         corners = transform(corners)
     path = (folder or Path(bpy.app.tempdir)) / f"{name}.png"
     cv2.imwrite(str(path), image_rgb[..., ::-1])
-    mesh = bpy.data.meshes.new(name)
-    verts = to_blender(np.column_stack([corners, np.full(4, -lift_mm)]))
-    mesh.from_pydata([tuple(v) for v in verts], [], [(3, 2, 1, 0)])
-    uv = mesh.uv_layers.new()
-    for loop, (u, v) in zip(mesh.loops, ((0, 0), (1, 0), (1, 1), (0, 1))):
-        uv.data[loop.index].uv = (u, v)
-    obj = bpy.data.objects.new(name, mesh)
-    bpy.context.collection.objects.link(obj)
-    mat, bsdf, tree = _material(name)
-    tex = tree.nodes.new("ShaderNodeTexImage")
-    tex.image = bpy.data.images.load(str(path))
-    tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
-    bsdf.inputs["Roughness"].default_value = roughness
-    obj.data.materials.append(mat)
+    # the image's top-left at the rectangle's first corner; wound (3, 2, 1, 0) to face up
+    order = [3, 2, 1, 0]
+    _printed(name, np.column_stack([corners, np.full(4, -lift_mm)])[order],
+             np.array([(0, 1), (1, 1), (1, 0), (0, 0)], np.float64)[order], path, roughness)
+
+
+ART_LIFT = 0.05            # mm: printed art floats this far off its face
+
+
+def _texture_file(texture: np.ndarray, folder: Path, files: dict) -> Path:
+    """A linear-light albedo texture written once as an sRGB PNG (Blender reads PNGs as sRGB)."""
+    key = id(texture)
+    if key not in files:
+        files[key] = (texture, folder / f"art{len(files)}.png")      # keep the array alive: ids stay unique
+        cv2.imwrite(str(files[key][1]), np.rint(255 * srgb(texture)).astype(np.uint8)[..., ::-1])
+    return files[key][1]
+
+
+def _art_uv(points: np.ndarray, anchors: np.ndarray) -> np.ndarray:
+    """UV of face points in a texture whose world corners are `anchors` (top-left first):
+    u along the top edge, v up from the bottom edge (Blender's images start at the bottom)."""
+    origin = anchors[0]
+    basis = np.column_stack([anchors[1] - origin, anchors[3] - origin])
+    st, *_ = np.linalg.lstsq(basis, (points - origin).T, rcond=None)
+    return np.column_stack([st[0], 1.0 - st[1]])
+
+
+def add_art(name: str, look, index: int, folder: Path, files: dict, roughness: float) -> None:
+    """The printed art of each face of a look, as textured polygons just off its faces."""
+    centre = look.solid.vertices.mean(axis=0)
+    for f, face in enumerate(look.solid.faces):
+        printed = look.art(f)
+        if printed is None:
+            continue
+        texture, anchors = printed
+        pts = look.solid.vertices[list(face)]
+        normal = np.cross(pts[1] - pts[0], pts[2] - pts[0])
+        normal /= np.linalg.norm(normal)
+        if normal @ (pts.mean(axis=0) - centre) < 0:
+            normal = -normal
+        lifted = pts + ART_LIFT * normal
+        if np.cross(pts[1] - pts[0], pts[2] - pts[0]) @ normal < 0:    # wind the polygon to face out
+            lifted, pts = lifted[::-1], pts[::-1]
+        _printed(f"{name}-art{f}", lifted, _art_uv(pts, np.asarray(anchors, np.float64)),
+                 _texture_file(texture, folder, files), roughness, index)
 
 
 def plastic_material(colour: str, plastic: Plastic) -> bpy.types.Material:
@@ -217,12 +268,14 @@ def _solid_object(name: str, vertices_mm: np.ndarray, material, index: int, beve
         mod.limit_method = "ANGLE"
 
 
-def add_pieces(scene: Scene, plastic: Plastic, rng: random.Random) -> None:
+def add_pieces(scene: Scene, plastic: Plastic, rng: random.Random, folder: Path | None = None,
+               paper: float = 0.7) -> None:
     """Every piece's solids; pyramids in plastic (each within the manufacturing tolerance,
-    scaled about its anchor so the truth stays exact), other pieces in their look's colour."""
+    scaled about its anchor so the truth stays exact), other pieces in their look's colour with
+    their printed art (card and paint of roughness `paper`)."""
     for hook in SCENE_HOOKS:
         scene = hook(scene, DEFAULT)
-    materials = {}
+    materials, files = {}, {}
     for i, piece in enumerate(scene.pieces, start=1):
         scale = 1.0 + rng.uniform(-plastic.tolerance, plastic.tolerance)
         anchor = np.array([piece.x, piece.y, 0.0])
@@ -233,12 +286,14 @@ def add_pieces(scene: Scene, plastic: Plastic, rng: random.Random) -> None:
                 mat = materials.get(piece.color) or materials.setdefault(
                     piece.color, plastic_material(piece.color, plastic))
                 _solid_object(name, verts, mat, i, plastic.bevel * DEFAULT.looney_base[piece.size] / 25.4)
-            else:
-                mat, bsdf, _ = _material(name)
-                bsdf.inputs["Base Color"].default_value = _colour(look.material.albedo)
-                bsdf.inputs["Roughness"].default_value = 0.7
-                _solid_object(name, look.solid.vertices, mat, i, 0.0,
-                              closed_flat=-look.solid.vertices[:, 2].min() if look.flat else 0.0)
+                continue
+            mat, bsdf, _ = _material(name)
+            bsdf.inputs["Base Color"].default_value = _colour(look.material.albedo)
+            bsdf.inputs["Roughness"].default_value = paper
+            _solid_object(name, look.solid.vertices, mat, i, 0.0,
+                          closed_flat=-look.solid.vertices[:, 2].min() if look.flat else 0.0)
+            if look.art is not None:
+                add_art(name, look, i, folder or Path(bpy.app.tempdir), files, paper)
 
 
 def _aim(obj, location_mm, target_mm) -> None:

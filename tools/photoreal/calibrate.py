@@ -1,5 +1,6 @@
 """Calibrate each rendered session as a user would: `icetable calibrate` on its first game frame
-(corner cards around the play area) with its palette photo.
+(corner cards around the play area) with its palette photo, or for a piecepack game with its
+three enrolment photos (`--enrol faces backs pyramids`).
 
     python -m tools.photoreal.calibrate photoreal/test [--no-palette]
 
@@ -17,17 +18,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+from calibration.enrol import KINDS
+from tools.photoreal.conditions import PIECEPACK_GAMES
+
 RETRY_MAX_ERROR = 5.0     # mm: a fit calibrate refuses is made again with this bound, as it suggests
 
 
 def calibrate(session_file: Path, palette: bool) -> tuple[int, str]:
     """Run `icetable calibrate` for one session; (exit code, what it printed)."""
     folder, stem = session_file.parent, session_file.name.removesuffix("-session.json")
-    area = json.loads(session_file.read_text())["area"]
+    session = json.loads(session_file.read_text())
+    area = session["area"]
     command = [sys.executable, "-m", "icetable", "calibrate", str(folder / f"{stem}-f0.jpg"),
                "--mat", "cards", "--area", f"{area[0]:g}x{area[1]:g}",
                "--out", str(folder / f"calibration-{stem}.json")]
-    if palette:
+    if session["game"] in PIECEPACK_GAMES:
+        command += ["--enrol", *(str(folder / f"{stem}-enrol-{kind}.jpg") for kind in KINDS)]
+    elif palette:
         command += ["--palette", str(folder / f"{stem}-palette.jpg")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     said = (done.stdout + done.stderr).strip()

@@ -4,9 +4,9 @@ A session is one table under one light seen by one camera: a palette photo and a
 frames. Every random choice is made here, in plain Python, so a session is fully described by
 its `Session` (written beside the frames) and rendering it again gives the same images.
 
-Splits are by *conditions*, not by seed: each family of tables, lights, plastics and cameras
-belongs to one split, so the `test` split shows tables, lights, plastics and lenses that no
-`train` or `val` image used.
+Splits are by *conditions*, not by seed: each family of tables, lights, plastics and cameras,
+and each piecepack edition (`vision.piecepack.editions`), belongs to one split, so the `test`
+split shows tables, lights, plastics, lenses and piece art that no `train` or `val` image used.
 """
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from vision.camera import Camera, intrinsics
+from vision.piecepack.editions import DEFAULT as DEFAULT_EDITION, in_split
 from vision.render.config import random_camera, random_hand
 
 SPLITS = ("train", "val", "test")
+PIECEPACK_GAMES = ("icefloe", "iceberg")
 
 # Table families: kind -> split. Parameters are drawn per session within the family.
 TABLES = {
@@ -114,6 +116,7 @@ class Session:
     plastic: Plastic
     optics: Optics
     hands: list = field(default_factory=list)      # per frame: list of arms (start, end, width, skin, height)
+    edition: str = DEFAULT_EDITION.name            # piecepack games: how the pieces are printed
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -121,7 +124,8 @@ class Session:
     @classmethod
     def from_dict(cls, d: dict) -> "Session":
         return cls(d["split"], d["seed"], d["game"], tuple(d["area"]), Table(**d["table"]),
-                   Light(**d["light"]), Plastic(**d["plastic"]), Optics(**d["optics"]), d["hands"])
+                   Light(**d["light"]), Plastic(**d["plastic"]), Optics(**d["optics"]), d["hands"],
+                   d.get("edition", DEFAULT_EDITION.name))
 
 
 def srgb_to_linear(rgb) -> tuple:
@@ -235,4 +239,6 @@ def draw_session(split: str, seed: int, game: str, area: tuple, frames: int) -> 
     for _ in range(frames):
         arms = [random_hand(rng, area) for _ in range(rng.choice((0, 0, 0, 1, 1, 2)))]
         session.hands.append([[list(a.start), list(a.end), a.width, list(a.skin), a.height] for a in arms])
+    if game in PIECEPACK_GAMES:      # its own stream, so Looney sessions draw as they always have
+        session.edition = random.Random(f"{split}-{seed}-edition").choice(in_split(split))
     return session

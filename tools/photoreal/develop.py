@@ -27,7 +27,7 @@ def canvas(cam: Camera) -> tuple[Camera, tuple[int, int]]:
     return padded(cam, (int(math.ceil(ox)) + 4, int(math.ceil(oy)) + 4))
 
 
-def _srgb(linear: np.ndarray) -> np.ndarray:
+def srgb(linear: np.ndarray) -> np.ndarray:
     c = np.clip(linear, 0.0, 1.0)
     return np.where(c <= 0.0031308, 12.92 * c, 1.055 * np.power(c, 1 / 2.4) - 0.055)
 
@@ -44,7 +44,7 @@ def develop(linear: np.ndarray, optics: Optics, offset: tuple[int, int], seed: i
     image = image * gains
     luminance = image @ np.array([0.2126, 0.7152, 0.0722])
     image = image * (SRGB_TARGET * 2 ** optics.exposure_bias / max(float(np.mean(luminance)), 1e-6))
-    out = 255.0 * _srgb(image)
+    out = 255.0 * srgb(image)
     rng = np.random.default_rng(seed)
     out = out + rng.normal(0.0, 1.0, out.shape) * optics.noise * np.sqrt(np.maximum(out, 16.0) / 128.0)
     return np.clip(out, 0, 255).astype(np.uint8)[..., ::-1].copy()

@@ -7,6 +7,8 @@ Python 3.11). Each session writes to OUT/<split>/:
 
     sNNNN-session.json        every random choice of the session (conditions.Session)
     sNNNN-palette.jpg         the palette sheet with a pyramid of each colour, for calibrate
+                              (piecepack games: sNNNN-enrol-KIND.jpg, the enrolment photos
+                              faces, backs and pyramids of the session's edition)
     sNNNN-fK.jpg / .json      a game frame and its truth scene (render: conditions, hidden)
     sNNNN-fK-ids.png          per-pixel piece index (16 bit; 0 table, i the i-th piece)
 
@@ -22,23 +24,29 @@ import math
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from calibration import enrol
 from calibration.layout import SHEET_MARGIN, cards_layout, palette_layout
 from calibration.mat import card_page, pages
 from referee.dimensions import DEFAULT
+from referee.icefloe.scene import MARGIN as PIECEPACK_MARGIN
 from referee.scene import COLORS, Piece, Scene, tenth_degree
 from tools.photoreal import blend
-from tools.photoreal.conditions import Session, draw_session
+from tools.photoreal.conditions import PIECEPACK_GAMES, Session, draw_session
 from tools.photoreal.develop import canvas, develop, hidden, piece_ids
+from vision.piecepack.samples import scene_for as piecepack_scene
+from vision.render.config import random_camera
 from vision.render.pieces import DRAWERS
-from vision.samples import AREAS, SCENES, place
+from vision.samples import AREAS as LOONEY_AREAS, SCENES, place
 
 DPI = 150
-GAMES = tuple(SCENES)
+GAMES = tuple(SCENES) + PIECEPACK_GAMES
+AREAS = {**LOONEY_AREAS, **{g: (2 * PIECEPACK_MARGIN + 5 * DEFAULT.tile,) * 2 for g in PIECEPACK_GAMES}}
 
 
 def _read_exr(path: Path) -> np.ndarray:
@@ -125,19 +133,61 @@ def dense_scene(rng, game: str, area, n: int) -> Scene:
     return Scene(game, tuple(pieces), area)
 
 
+def _cards(area, paper: float, tmp: Path) -> None:
+    """The four printed corner cards around `area`."""
+    for mid, (label, x, y, w, h) in enumerate(cards_layout(*area).sheets):
+        blend.add_sheet(label, card_page(mid, DPI), (x, y, w, h), 0.1, paper, None, tmp)
+
+
+def printed_in(scene: Scene, edition: str) -> Scene:
+    """The scene with every piece printed in `edition` (what the renderer draws; the truth
+    written beside a frame is the plain scene)."""
+    return replace(scene, pieces=tuple(replace(p, extra={**p.extra, "edition": edition}) for p in scene.pieces))
+
+
+def laid_by_hand(scene: Scene, rng) -> Scene:
+    """The scene with each piece a little off its place, as a person lays out an arrangement."""
+    return replace(scene, pieces=tuple(replace(p, x=p.x + rng.uniform(-2, 2), y=p.y + rng.uniform(-2, 2),
+                                               angle=(p.angle or 0.0) + rng.uniform(-3, 3))
+                                       for p in scene.pieces))
+
+
+def render_enrolment(session: Session, args, out: Path, tmp: Path) -> None:
+    """The enrolment photos of the session's piecepack (`icetable mat --kind enrol`), each with
+    the camera set up again over the enrolment area."""
+    for n, kind in enumerate(enrol.KINDS):
+        rng = blend.session_rng(session, -2 - n)
+        o = session.optics
+        cam = random_camera(rng, enrol.AREA, np.array(o.K), tuple(o.size), np.array(o.dist), margin=110.0,
+                            highest=2500.0)
+        shot = replace(session, optics=replace(o, R=cam.R.tolist(), C=cam.C.tolist()))
+        cam, offset = canvas(shot.optics.camera())
+        _stage(shot, cam, args)
+        paper = rng.uniform(0.3, 0.9)
+        _cards(enrol.AREA, paper, tmp)
+        scene = printed_in(laid_by_hand(enrol.arrangement(kind), rng), session.edition)
+        blend.add_pieces(scene, session.plastic, rng, tmp, paper)
+        image, _ = _shoot(shot, offset, tmp, f"enrol-{kind}", session.seed * 100 + 90 + n)
+        cv2.imwrite(str(out / f"s{session.seed:04d}-enrol-{kind}.jpg"), image,
+                    [cv2.IMWRITE_JPEG_QUALITY, session.optics.jpeg])
+
+
+def game_scene(session: Session, k: int, rng, dense: int) -> Scene:
+    if dense:
+        return dense_scene(rng, session.game, session.area, dense)
+    if session.game in PIECEPACK_GAMES:
+        return piecepack_scene(session.game, session.seed * 7 + k, rng)
+    return SCENES[session.game](rng, session.area)
+
+
 def render_frame(session: Session, k: int, args, out: Path, tmp: Path) -> None:
     rng = blend.session_rng(session, k)
-    if args.dense:
-        scene = dense_scene(rng, session.game, session.area, args.dense)
-    else:
-        scene = SCENES[session.game](rng, session.area)
+    scene = game_scene(session, k, rng, args.dense)
     cam, offset = canvas(session.optics.camera())
     _stage(session, cam, args)
     paper = rng.uniform(0.4, 0.9)
-    layout = cards_layout(*session.area)
-    for mid, (label, x, y, w, h) in enumerate(layout.sheets):
-        blend.add_sheet(label, card_page(mid, DPI), (x, y, w, h), 0.1, paper, None, tmp)
-    blend.add_pieces(scene, session.plastic, rng)
+    _cards(session.area, paper, tmp)
+    blend.add_pieces(printed_in(scene, session.edition), session.plastic, rng, tmp, paper)
     blend.add_arms(session.hands[k])
     image, ids = _shoot(session, offset, tmp, f"f{k}", session.seed * 100 + k)
     stem = f"s{session.seed:04d}-f{k}"
@@ -147,7 +197,7 @@ def render_frame(session: Session, k: int, args, out: Path, tmp: Path) -> None:
     truth["render"] = {"renderer": "photoreal", "split": session.split, "session": session.seed,
                        "table": session.table.kind, "light": session.light.kind,
                        "plastic": session.plastic.family, "lens": session.optics.lens,
-                       "arms": len(session.hands[k]),
+                       "edition": session.edition, "arms": len(session.hands[k]),
                        "hidden": hidden(ids, *_silhouettes(scene, session.optics)),
                        "calibration": f"calibration-s{session.seed:04d}.json"}
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=1))
@@ -159,7 +209,8 @@ def main(argv=None) -> int:
     p.add_argument("--first", type=int, default=0, help="first session seed")
     p.add_argument("--sessions", type=int, default=1)
     p.add_argument("--frames", type=int, default=3, help="game frames per session")
-    p.add_argument("--games", default=",".join(GAMES))
+    p.add_argument("--games", default=",".join(SCENES),
+                   help=f"games, one per session in turn (of {', '.join(GAMES)}; default the Looney games)")
     p.add_argument("--samples", type=int, default=16, help="Cycles samples per pixel")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--dense", type=int, default=0, metavar="N",
@@ -177,12 +228,15 @@ def main(argv=None) -> int:
         (out / f"s{seed:04d}-session.json").write_text(json.dumps(session.to_dict(), indent=1))
         with tempfile.TemporaryDirectory() as tmp:
             start = time.time()
-            render_palette(session, args, out, Path(tmp))
+            if game in PIECEPACK_GAMES:
+                render_enrolment(session, args, out, Path(tmp))
+            else:
+                render_palette(session, args, out, Path(tmp))
             for k in range(args.frames):
                 render_frame(session, k, args, out, Path(tmp))
             line = (f"{time.strftime('%H:%M:%S')} {args.split} s{seed:04d} {game} {session.table.kind} "
-                    f"{session.light.kind} {session.plastic.family} {session.optics.lens}: "
-                    f"{args.frames} frames + palette in {time.time() - start:.0f} s")
+                    f"{session.light.kind} {session.plastic.family} {session.optics.lens} {session.edition}: "
+                    f"{args.frames} frames + palette or enrolment in {time.time() - start:.0f} s")
         print(line, flush=True)
         log.write(line + "\n")
         log.flush()

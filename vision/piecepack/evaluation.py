@@ -69,10 +69,11 @@ class Score:
         return self.right[name] / self.total[name] if self.total[name] else 1.0
 
 
-def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
+def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | None = None) -> Score:
     """Match detections to true pieces of the same type and count what is right. Pieces in
     `hidden` (under a hand) are not scored; detections of them, and detections flagged
-    `uncertain` (by a hand) that match nothing, are not extras."""
+    `uncertain` (by a hand) that match nothing, are not extras. Each scored true piece is
+    appended to `outcomes` (when given) as (piece, entirely right)."""
     match, used = match_nearest(truth.pieces, detected.pieces, MATCH_MM)
     hidden_rows = {i for i, t in enumerate(truth.pieces) if t.id in hidden}
     extras = unmatched(detected.pieces, used)
@@ -86,10 +87,14 @@ def score(truth: Scene, detected: Scene, hidden: tuple = ()) -> Score:
         if i not in match:
             s.missing += 1
             s.mistakes.append(f"missing {t.type} {t.id}")
+            if outcomes is not None:
+                outcomes.append((t, False))
             continue
         d = detected.pieces[match[i]]
         s.position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
         wrong = [name for name, value in expected.items() if _seen(d, name) != value]
+        if outcomes is not None:
+            outcomes.append((t, not wrong))
         s.right.update(name for name in expected if name not in wrong)
         s.mistakes += [f"{t.id}: {name} {_seen(d, name)!r}, truth {expected[name]!r}" for name in wrong]
     s.images_right = int(not s.mistakes)
