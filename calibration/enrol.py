@@ -41,6 +41,8 @@ INK = 0.35                                   # ... beyond which it is ink
 MAX_SAMPLES = 4000
 SHADE = (-0.45, -0.08)                       # log ratio of cloth in a shadow (no darker: a piece)
 MAX_MAT_ERROR = 2.0                          # mm: corner cards laid out for another area fit worse
+REACH = 0.68                                 # a piece laid by hand is looked for this many sizes round its place
+DIE_REACH = 1.2                              # ... a die (the dice lie far apart)
 
 
 class EnrolError(ValueError):
@@ -151,6 +153,38 @@ def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> N
     samples.colour("shade", table[(level <= SHADE[1]) & (level > SHADE[0])])
 
 
+def _laid(pv: PlaneView, xy, size: float, square: bool, reach: float = REACH) -> tuple[np.ndarray, float]:
+    """Where a tile or die (`square`) or a coin of `size` mm laid by hand near its place `xy`
+    lies: (centre, turn in degrees, as the view's pixels turn) of the area within `reach` sizes
+    of `xy` that is the colour of the piece at the place; the place itself (turn 0) when no such area has the
+    piece's size (a card the colour of the cloth, a piece missing). People lay the arrangement
+    a few millimetres and degrees off the guide, and a template taken at the guide's place is
+    the face moved and turned: its small numerals land off the ones they are compared with."""
+    s = pv.top.mm_per_px
+    c = pv.px(xy)[0]
+    r, inner = int(round(reach * size / s)), int(round(0.45 * size / s))
+    x0, y0 = int(round(c[0])) - r, int(round(c[1])) - r
+    h, w = pv.logratio.shape[:2]
+    if x0 < 0 or y0 < 0 or x0 + 2 * r >= w or y0 + 2 * r >= h:
+        return np.asarray(xy, np.float64), 0.0
+    window = pv.logratio[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1]
+    level = np.median(window[r - inner:r + inner, r - inner:r + inner].reshape(-1, 3), axis=0)
+    if np.abs(level).max() < NEAR:          # the card is the cloth's colour: no outline to go by
+        return np.asarray(xy, np.float64), 0.0
+    card = (np.abs(window - level).max(axis=2) < NEAR).astype(np.uint8)
+    card = cv2.morphologyEx(card, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(card)
+    if n < 2:
+        return np.asarray(xy, np.float64), 0.0
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    points = np.column_stack(np.nonzero(labels == k)[::-1]).astype(np.float32)
+    (cx, cy), (bw, bh), angle = cv2.minAreaRect(points)
+    if not all(abs(d * s / size - 1.0) < 0.15 for d in (bw, bh)):
+        return np.asarray(xy, np.float64), 0.0
+    turn = (angle + 45.0) % 90.0 - 45.0 if square else 0.0
+    return pv.mm(cx + x0, cy + y0), turn
+
+
 def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
     n = TILE_N
     border = np.zeros((n, n), bool)
@@ -159,7 +193,7 @@ def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimension
     disc = np.hypot(xx, yy) * pp.COIN_MM < dims.coin / 2 - 1.2
     for si, suit in enumerate(pp.SUITS):
         for rank in range(6):
-            patch = sample(pv.logratio, pv, tile_at(si, rank), 0.0, n, pp.TILE_MM)
+            patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), n, pp.TILE_MM)
             level = _stock_level(patch, border)
             off = np.abs(patch - level).max(axis=2)
             samples.colour("stock", patch[border & (off < NEAR)])
@@ -168,6 +202,7 @@ def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimension
             samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"),
                              flatten(patch, border & (off < NEAR)))
             coin_xy = on_plane(np.array([coin_at(si, rank)]), pv.centre, 3.175, pv.height)[0]
+            coin_xy, _ = _laid(pv, coin_xy, dims.coin, False)
             patch = sample(pv.logratio, pv, coin_xy, 0.0, COIN_N, pp.COIN_MM)
             level = _stock_level(patch, disc)
             off = np.abs(patch - level).max(axis=2)
@@ -181,7 +216,7 @@ def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimension
 def _dice(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
     for si, suit in enumerate(pp.SUITS):
         top = on_plane(np.array([die_at(si)]), pv.centre, dims.die, pv.height)[0]
-        patch = sample(pv.logratio, pv, top, 0.0, DIE_N, pp.DIE_MM)
+        patch = sample(pv.logratio, pv, *_laid(pv, top, dims.die, True, DIE_REACH), DIE_N, pp.DIE_MM)
         body = np.median(patch.reshape(-1, 3), axis=0)
         glyph = np.abs(patch - body).max(axis=2) > INK
         samples.colour(suit, patch[~glyph])

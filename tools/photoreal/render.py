@@ -39,7 +39,7 @@ from referee.scene import COLORS, Piece, Scene, tenth_degree
 from tools.photoreal import blend
 from tools.photoreal.conditions import PIECEPACK_GAMES, Session, draw_session
 from tools.photoreal.develop import canvas, develop, hidden, piece_ids
-from vision.piecepack.samples import scene_for as piecepack_scene
+from vision.piecepack.samples import laid_by_hand, scene_for as piecepack_scene
 from vision.render.config import random_camera
 from vision.render.pieces import DRAWERS
 from vision.samples import AREAS as LOONEY_AREAS, SCENES, place
@@ -143,13 +143,6 @@ def printed_in(scene: Scene, edition: str) -> Scene:
     """The scene with every piece printed in `edition` (what the renderer draws; the truth
     written beside a frame is the plain scene)."""
     return replace(scene, pieces=tuple(replace(p, extra={**p.extra, "edition": edition}) for p in scene.pieces))
-
-
-def laid_by_hand(scene: Scene, rng) -> Scene:
-    """The scene with each piece a little off its place, as a person lays out an arrangement."""
-    return replace(scene, pieces=tuple(replace(p, x=p.x + rng.uniform(-2, 2), y=p.y + rng.uniform(-2, 2),
-                                               angle=(p.angle or 0.0) + rng.uniform(-3, 3))
-                                       for p in scene.pieces))
 
 
 def render_enrolment(session: Session, args, out: Path, tmp: Path) -> None:

@@ -60,14 +60,26 @@ def calibration(cam, area) -> Calibration:
                        mm_per_px=0.5)
 
 
-def enrolment_photos(light: str, seed: int) -> tuple[dict, object]:
-    """Rendered enrolment photos {kind: [(name, frame)]} under one light, and their camera."""
+def laid_by_hand(scene: Scene, rng: random.Random, mm: float = 2.0, degrees: float = 3.0) -> Scene:
+    """The scene with each piece up to `mm` and `degrees` off its place, as a person lays out
+    an arrangement by eye."""
+    return replace(scene, pieces=tuple(
+        replace(p, x=p.x + rng.uniform(-mm, mm), y=p.y + rng.uniform(-mm, mm),
+                angle=(p.angle or 0.0) + rng.uniform(-degrees, degrees)) for p in scene.pieces))
+
+
+def enrolment_photos(light: str, seed: int, by_hand: bool = False) -> tuple[dict, object]:
+    """Rendered enrolment photos {kind: [(name, frame)]} under one light, and their camera;
+    `by_hand`: the pieces laid a little off the guide's places."""
     rng = random.Random(seed)
     cam = camera(rng, enrol.AREA)
     photos = {}
     for kind in enrol.KINDS:
         config = random_config(seed, enrol.AREA, SIZE, light=light, camera=cam)
-        frame = render(enrol.arrangement(kind), enrol.layout(), config).image
+        scene = enrol.arrangement(kind)
+        if by_hand:
+            scene = laid_by_hand(scene, random.Random(f"{seed}-{kind}"))
+        frame = render(scene, enrol.layout(), config).image
         photos[kind] = [(f"{kind}-{light}", frame, cam.K, cam.dist)]
     return photos, cam
 
