@@ -28,7 +28,7 @@ from calibration.layout import cards_layout
 from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
 from referee.scene import Piece, Scene
 from vision.piecepack import profile as pp
-from vision.piecepack.detect import flatten, sample
+from vision.piecepack.detect import die_body, flatten, sample
 from vision.piecepack.shapes import Shape, outline, raster
 from vision.piecepack.view import PlaneView, on_plane, plane_view
 
@@ -217,7 +217,7 @@ def _dice(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
     for si, suit in enumerate(pp.SUITS):
         top = on_plane(np.array([die_at(si)]), pv.centre, dims.die, pv.height)[0]
         patch = sample(pv.logratio, pv, *_laid(pv, top, dims.die, True, DIE_REACH), DIE_N, pp.DIE_MM)
-        body = np.median(patch.reshape(-1, 3), axis=0)
+        body = die_body(patch)
         glyph = np.abs(patch - body).max(axis=2) > INK
         samples.colour(suit, patch[~glyph])
         if glyph.any():

@@ -32,11 +32,12 @@ from vision.piecepack.view import PlaneView, on_plane, raise_point
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
 MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at least this
 REGROW_MM = 2.5            # a piece off the board is grown back this much after the opening
-GLYPH_HOLE_MM2 = 45.0      # holes this small in a suit-coloured area are printed on a piece
+GLYPH_HOLE_MM2 = 80.0      # holes this small in a suit-coloured area are printed on a piece (half a die face)
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
-NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin
+NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
+MAX_CLOTH = 0.5            # unless its print is in a suit's colour and no more than this share is cloth
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 HAND_AREA = 3500.0         # mm^2: an area this large ...
@@ -67,7 +68,7 @@ TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
 PLACES = {"icefloe": (PYRAMIDS, TOKENS), "iceberg": (TOKENS, TOKENS)}
 INK = 0.25                 # template pixels this far from the stock are printed
 SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)        # consecutive
-STOCK, COIN = pp.CLASSES.index("stock"), pp.CLASSES.index("coin")
+STOCK, COIN, CLOTH = pp.CLASSES.index("stock"), pp.CLASSES.index("coin"), pp.CLASSES.index("cloth")
 
 
 def _disc(mm: float, s: float) -> np.ndarray:
@@ -274,7 +275,7 @@ class PiecepackDetector:
         arms = hands.copy() if hands.any() else None     # not skin: that may be tile stock
         hands |= skin
         classes[skin > 0] = pp.UNKNOWN
-        places, tiles = tiles, [t for t in tiles if t["_error"] <= NOT_A_TILE]
+        places, tiles = tiles, [t for t in tiles if _is_tile(t)]
         printed, turned = np.zeros(classes.shape, np.uint8), np.zeros(classes.shape, np.uint8)
         for tile in tiles:
             for view, patch in zip((printed, turned), tile["_print"]):
@@ -289,7 +290,9 @@ class PiecepackDetector:
                 self._read_tile(pv, tile, classes, found_hide)
             if "_turned" in tile and abs((tile.pop("_turned") - tile["angle"] + 180) % 360 - 180) < 90:
                 tile["angle"] = (tile["angle"] + 180.0) % 360.0      # the half turn a piece's fit chose
-            for key in ("_angle", "_error", "_print", "_settled"):
+            if tile["_error"] > NOT_A_TILE:          # a tile, but no face explains it well
+                tile.update(uncertain=True, confidence=min(tile["confidence"], 0.3))
+            for key in ("_angle", "_error", "_print", "_settled", "_label", "_cloth"):
                 tile.pop(key, None)
             tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
         found = tiles + standing + coins
@@ -383,7 +386,7 @@ class PiecepackDetector:
             # unsure, and the print is in another suit's colour: that suit's best face
             name, turn, _, error = self._finalists(big, seen, first, pp.SUITS[SUIT_IDS.index(label)])
             label = _ink_class(cls, self._ink[name, turn], seen)
-        tile["_error"] = error
+        tile.update(_error=error, _label=label, _cloth=float(np.mean(cls == CLOTH)))
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
         tile["_print"] = tuple(self._ink[name, t] * np.uint8(label) for t in (turn, (turn + 2) % 4))
@@ -607,8 +610,7 @@ class PiecepackDetector:
         own = {name for name in self._dice[0] if name.startswith(suit + "-")}
         centre = sample(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM)
         name, _, conf = _match_shifted(pv.logratio, pv, top, fit.yaw, n, pp.DIE_MM, np.ones((n, n), bool),
-                                       self._dice, own or None, 3, np.median(centre.reshape(-1, 3), axis=0),
-                                       cosine=False)[:3]
+                                       self._dice, own or None, 3, die_body(centre), cosine=False)[:3]
         return int(name.split("-")[1]), conf
 
     # --- coins -----------------------------------------------------------------------------------
@@ -708,6 +710,15 @@ def shared_art(tiles: dict) -> tuple[dict, dict]:
     return out, art
 
 
+def die_body(patch: np.ndarray) -> np.ndarray:
+    """The colour of a die's face around its glyph: the median of the patch's outer ring (a
+    glyph, however large, stays clear of the face's edge; the patch's middle may be mostly
+    glyph)."""
+    ring = np.ones(patch.shape[:2], bool)
+    ring[2:-2, 2:-2] = False
+    return np.median(patch[ring], axis=0)
+
+
 def _suit_coloured(classes: np.ndarray) -> np.ndarray:
     """Boolean mask of the pixels classed as one of the suits' colours."""
     return (classes >= SUIT_IDS[0]) & (classes <= SUIT_IDS[-1])
@@ -755,13 +766,21 @@ def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
     return SUIT_IDS[best] if suits[best] > 0.5 * max(1, int(suits.sum())) else 0
 
 
+def _is_tile(tile: dict) -> bool:
+    """Whether a tile box is a tile: a face or the back explains it (match error at most
+    NOT_A_TILE), or, face up, its print is in a suit's colour and little of it is cloth (a
+    face of an edition the profile knows badly, read as best it can be). Skin that the profile
+    takes for stock has no print in a suit's colour; a gap in the board is cloth."""
+    return tile["_error"] <= NOT_A_TILE or (tile.get("face") == "up" and bool(tile["_label"])
+                                            and tile["_cloth"] <= MAX_CLOTH)
+
+
 def _skin(pv: PlaneView, tiles: list[dict], classes: np.ndarray, side: float) -> np.ndarray:
-    """0/1 view mask of the pixels, not suit-coloured, of the "tiles" no face or back explains
-    (match error above NOT_A_TILE): skin, a hand or an arm whose colour the profile takes for
-    the tiles' stock."""
+    """0/1 view mask of the pixels, not suit-coloured, of the "tiles" that are not tiles (see
+    `_is_tile`): skin, a hand or an arm whose colour the profile takes for the tiles' stock."""
     skin = np.zeros(classes.shape, np.uint8)
     for tile in tiles:
-        if tile["_error"] > NOT_A_TILE:
+        if not _is_tile(tile):
             box = cv2.boxPoints((tuple(pv.px((tile["x"], tile["y"]))[0]), (side / pv.top.mm_per_px,) * 2, tile["_angle"]))
             cv2.fillConvexPoly(skin, np.round(box).astype(np.int32), 1)
     skin[_suit_coloured(classes)] = 0
