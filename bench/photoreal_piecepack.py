@@ -53,9 +53,11 @@ def _detect(detectors: dict, cal_path: Path, frame, truth: Scene, times: list) -
         return Scene(truth.game, (), truth.area)
 
 
-def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, list]:
-    """Scores, tallies by kind and condition, detect times and IceFloe floes (right, total)."""
+def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, list, list]:
+    """Scores, tallies by kind and condition, detect times, IceFloe floes (right, total) and
+    detections flagged uncertain on frames with no arm (flagged, total)."""
     total, groups, times, floe_counts, detectors = Score(), defaultdict(Tally), [], [0, 0], {}
+    flags = [0, 0]      # detections flagged uncertain, and all detections, on frames with no arm
     for image_path, truth, hidden, cal_path in sample_images(folder, GAMES):
         info = truth.extra["render"]
         conditions = {k: info.get(k, "-") for k in CONDITIONS}
@@ -70,6 +72,9 @@ def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, list]:
             groups["piece edition"].add(conditions["edition"], ok)
             groups["piece light"].add(conditions["light"], ok)
             groups["piece table"].add(conditions["table"], ok)
+        if not info.get("arms"):
+            flags[0] += sum(bool(p.extra.get("uncertain")) for p in detected.pieces)
+            flags[1] += len(detected.pieces)
         if truth.game == "icefloe" and not info.get("arms"):
             floe_counts[0] += floes(truth) == floes(detected)
             floe_counts[1] += 1
@@ -77,7 +82,7 @@ def measure(folder: Path, verbose: bool) -> tuple[Score, dict, list, list]:
         if verbose or not s.images_right:
             print(f"{image_path.name}: {right}/{len(outcomes)} right, {s.extra} extra; "
                   + "; ".join(s.mistakes[:12]) + (" ..." if len(s.mistakes) > 12 else ""))
-    return total, groups, times, floe_counts
+    return total, groups, times, floe_counts, flags
 
 
 def main(argv=None) -> int:
@@ -87,13 +92,14 @@ def main(argv=None) -> int:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    total, groups, times, (floes_right, floes_total) = measure(Path(args.images), args.verbose)
+    total, groups, times, (floes_right, floes_total), (flagged, seen) = measure(Path(args.images), args.verbose)
     kinds = groups["kind"]
     right, pieces = sum(kinds.right.values()), sum(kinds.total.values())
     print(f"photoreal {args.images}: {total.images} images, {pieces} pieces: entirely right "
           f"{100 * right / max(1, pieces):.1f} %, images entirely right "
           f"{100 * total.images_right / max(1, total.images):.1f} %, missed {total.missing}, extra {total.extra}")
     print(f"IceFloe floes and weights as in the truth (no arm over the table): {floes_right} of {floes_total}")
+    print(f"detections flagged uncertain on frames with no arm: {flagged} of {seen}")
     for name in ("kind", "piece edition", "piece light", "piece table"):
         print(f"pieces by {name}:")
         print("\n".join(groups[name].lines("")))

@@ -42,6 +42,7 @@ MAX_SAMPLES = 4000
 SHADE = (-0.45, -0.08)                       # log ratio of cloth in a shadow (no darker: a piece)
 MAX_MAT_ERROR = 2.0                          # mm: corner cards laid out for another area fit worse
 REACH = 0.68                                 # a piece laid by hand is looked for this many sizes round its place
+BACK_APART = 0.3                             # log ratio: backs this far from the faces' card are a colour of their own
 DIE_REACH = 1.2                              # ... a die (the dice lie far apart)
 
 
@@ -196,7 +197,7 @@ def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimension
             patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), n, pp.TILE_MM)
             level = _stock_level(patch, border)
             off = np.abs(patch - level).max(axis=2)
-            samples.colour("stock", patch[border & (off < NEAR)])
+            samples.colour("stock" if kind == "faces" else "back", patch[border & (off < NEAR)])
             if kind == "faces":
                 samples.colour(suit, patch[border & (off > INK)])
             samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"),
@@ -262,10 +263,23 @@ def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "en
     return _profile(samples, source)
 
 
+def _backs_apart(colours: dict) -> dict:
+    """The colour samples with the backs' card kept as a class of its own only when it is
+    not the faces' card (coloured backs): a back printed on the faces' card is stock."""
+    back = colours.pop("back", None)
+    if back is None or "stock" not in colours:
+        return colours
+    if np.abs(np.median(back, axis=0) - np.median(colours["stock"], axis=0)).max() < BACK_APART:
+        colours["stock"] = np.concatenate([colours["stock"], back])
+    else:
+        colours["back"] = back
+    return colours
+
+
 def _profile(samples: Samples, source: str) -> pp.Profile:
-    colours = {c: np.concatenate(v) for c, v in samples.colours.items() if v}
+    colours = _backs_apart({c: np.concatenate(v) for c, v in samples.colours.items() if v})
     colours = {c: v for c, v in colours.items() if c in pp.CLASSES or len(v) >= 50}
-    missing = [c for c in pp.CLASSES if c not in colours or len(colours[c]) < 20]
+    missing = [c for c in pp.CLASSES if c not in pp.OPTIONAL and (c not in colours or len(colours[c]) < 20)]
     if missing:
         raise EnrolError(f"the photos show too little of: {', '.join(missing)}")
     tiles = {k[1]: samples.mean(k) for k in samples.sums if k[0] == "tiles"}

@@ -1,5 +1,6 @@
 """Enrolment: learning a piecepack from arrangement photos, storing it, detecting with it."""
 import json
+import random
 import subprocess
 import sys
 from dataclasses import replace
@@ -11,11 +12,15 @@ import pytest
 
 from calibration import enrol
 from calibration.calibfile import load
+from calibration.layout import cards_layout
 from referee.scene import scene_from_dict
 from vision.detector import Detector
 from vision.piecepack import profile as pp
 from vision.piecepack.evaluation import Score, score
+from vision.piecepack import samples
+from vision.piecepack.editions import DEFAULT, EDITIONS, printed_in
 from vision.piecepack.samples import enrolment_photos
+from vision.render import random_config, render
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_images" / "icefloe" / "icefloe-05.jpg"
@@ -146,3 +151,26 @@ def test_a_set_laid_out_by_eye_is_learned_where_each_piece_lies():
         total.add(score(scene_from_dict(data), detected, tuple(data["render"]["hidden"])))
     for field in ("suit", "rank", "face", "letter"):
         assert total.rate(field) >= 0.95, (field, total.mistakes)
+
+
+def test_a_set_with_backs_of_another_colour_learns_their_card_and_finds_them(monkeypatch):
+    """An edition whose backs are printed on dark green card (the faces on cream): enrolment
+    keeps the backs' card as a colour of its own, and an Iceberg game in that edition (tiles
+    face down and up, coins on them) is read piece for piece."""
+    monkeypatch.setitem(EDITIONS, "green-backs", replace(DEFAULT, name="green-backs", back_stock=(0.04, 0.22, 0.08),
+                                                         back_ink=(0.86, 0.83, 0.74)))
+    learned = enrol.learn(enrolment_photos("daylight", 11, edition="green-backs")[0])
+    assert "back" in learned.colors.names
+    rng = random.Random(5)
+    scene = samples.scene_for("iceberg", 1, rng)
+    table_cam = samples.camera(rng, scene.area)
+    frame = render(printed_in(scene, "green-backs"), cards_layout(*scene.area),
+                   random_config(5, scene.area, samples.SIZE, light="warm", camera=table_cam)).image
+    cal = replace(samples.calibration(table_cam, scene.area), extra={"piecepack": learned.to_dict()})
+    seen = score(scene, Detector(cal).detect(frame, "iceberg"))
+    assert len(scene.of_type("tile", "coin")) > 24 and any(t.face == "down" for t in scene.of_type("tile"))
+    assert seen.missing == 0 and seen.extra == 0 and seen.rate("face") == 1.0, seen.mistakes
+
+
+def test_a_set_whose_backs_share_the_faces_card_has_no_backs_colour(learned):
+    assert "back" not in learned.colors.names

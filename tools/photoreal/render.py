@@ -39,6 +39,7 @@ from referee.scene import COLORS, Piece, Scene, tenth_degree
 from tools.photoreal import blend
 from tools.photoreal.conditions import PIECEPACK_GAMES, Session, draw_session
 from tools.photoreal.develop import canvas, develop, hidden, piece_ids
+from vision.piecepack.editions import printed_in
 from vision.piecepack.samples import laid_by_hand, scene_for as piecepack_scene
 from vision.render.config import random_camera
 from vision.render.pieces import DRAWERS
@@ -137,12 +138,6 @@ def _cards(area, paper: float, tmp: Path) -> None:
     """The four printed corner cards around `area`."""
     for mid, (label, x, y, w, h) in enumerate(cards_layout(*area).sheets):
         blend.add_sheet(label, card_page(mid, DPI), (x, y, w, h), 0.1, paper, None, tmp)
-
-
-def printed_in(scene: Scene, edition: str) -> Scene:
-    """The scene with every piece printed in `edition` (what the renderer draws; the truth
-    written beside a frame is the plain scene)."""
-    return replace(scene, pieces=tuple(replace(p, extra={**p.extra, "edition": edition}) for p in scene.pieces))
 
 
 def render_enrolment(session: Session, args, out: Path, tmp: Path) -> None:

@@ -37,6 +37,7 @@ MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
 NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
+COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
 MAX_CLOTH = 0.5            # unless its print is in a suit's colour and no more than this share is cloth
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
@@ -69,6 +70,8 @@ PLACES = {"icefloe": (PYRAMIDS, TOKENS), "iceberg": (TOKENS, TOKENS)}
 INK = 0.25                 # template pixels this far from the stock are printed
 SUIT_IDS = tuple(pp.CLASSES.index(s) for s in pp.SUITS)        # consecutive
 STOCK, COIN, CLOTH = pp.CLASSES.index("stock"), pp.CLASSES.index("coin"), pp.CLASSES.index("cloth")
+BACK = pp.CLASSES.index("back")         # tile backs on a card of another colour than the faces'
+CARD = (STOCK, BACK)
 
 
 def _disc(mm: float, s: float) -> np.ndarray:
@@ -306,7 +309,7 @@ class PiecepackDetector:
         cut along its own axes; pieces of one tile (a back's cross and coins at both ends of
         it cut its stock in two) are joined while they fit in one tile."""
         s = pv.top.mm_per_px
-        card = (classes == STOCK) | (classes == COIN)       # coins lie on the tiles' quarters
+        card = np.isin(classes, CARD + (COIN,))     # coins lie on the tiles' quarters
         stock = cv2.erode(card.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
         side = self.dims.tile
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fill_holes(stock), connectivity=4)
@@ -408,7 +411,7 @@ class PiecepackDetector:
         seen = (sample(covered, pv, xy, angle, n, pp.TILE_MM) == 0) & (cls != pp.UNKNOWN)
         inside = np.zeros((n, n), bool)
         inside[pad:n - pad, pad:n - pad] = True
-        return cls, seen, flatten(sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM), (cls == STOCK) & seen & inside)
+        return cls, seen, flatten(sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM), np.isin(cls, CARD) & seen & inside)
 
     def _settle(self, pv: PlaneView, xy, angle: float, suit: str, turn: int, classes, covered):
         """The tile's centre and turn (xy, angle) moved by up to SETTLE_SHIFT pixels, then turned
@@ -626,6 +629,8 @@ class PiecepackDetector:
                 else [blob]
             for part in parts:
                 col, row = _disc_centre(part.mask, self.dims.coin / s)
+                if _disc_iou(part.mask, (col, row), self.dims.coin / s) < COIN_IOU:
+                    continue            # coin-coloured, but not a coin's shape (print, paper)
                 seen_at = pv.mm(col + part.box[0], row + part.box[1])
                 on = _over_tile(seen_at, tiles, self.dims.tile)
                 height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
@@ -851,6 +856,14 @@ def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
     return groups
 
 
+def _disc_iou(mask: np.ndarray, centre, diameter_px: float) -> float:
+    """Overlap (intersection over union) of a 0/255 mask with a disc at `centre` (col, row)."""
+    disc = np.zeros(mask.shape, np.uint8)
+    cv2.circle(disc, (int(round(centre[0])), int(round(centre[1]))), int(round(diameter_px / 2)), 255, -1)
+    both, either = np.count_nonzero(disc & mask), np.count_nonzero(disc | mask)
+    return both / either if either else 0.0
+
+
 def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
     """Where a disc of the coin's size fits the blob best (its side, seen beyond the top on
     one side, does not pull the centre as it pulls the centroid): (col, row) in the crop."""
@@ -869,10 +882,11 @@ def _hands(classes: np.ndarray, logratio: np.ndarray, s: float) -> np.ndarray:
     HAND_AREA, an arm the view's edge cuts measured as if it went on beyond it). Skin as bright
     as the cloth may be classed as cloth: what is tinted unlike the cloth (SKIN_TINT), at any
     brightness, is not cloth here. uint8 mask of their pixels."""
-    things = ((classes != pp.CLASSES.index("cloth")) & (classes != STOCK)).astype(np.uint8) * 255
+    card = np.isin(classes, CARD)
+    things = ((classes != pp.CLASSES.index("cloth")) & ~card).astype(np.uint8) * 255
     h, w = things.shape
     small = cv2.resize(things, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 64
-    stock = cv2.resize((classes == STOCK).astype(np.uint8) * 255, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 128
+    stock = cv2.resize(card.astype(np.uint8) * 255, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 128
     small |= (_tint(cv2.resize(logratio, (w // 4, h // 4), interpolation=cv2.INTER_AREA)) > SKIN_TINT) & ~stock
     # an arm reaching in goes on beyond the view's edge: the edge's pixels are carried outward
     # by a hand's width, so an arm the edge cuts narrow is still as wide and large as one

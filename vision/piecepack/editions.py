@@ -12,7 +12,7 @@ A piece carries its edition's name in `extra["edition"]` (absent: `DEFAULT`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 
@@ -95,3 +95,8 @@ def edition_of(piece) -> Edition:
 
 def in_split(split: str) -> list[str]:
     return [name for name, e in EDITIONS.items() if e.split == split]
+
+
+def printed_in(scene, edition: str):
+    """The scene with every piece printed in `edition` (what a renderer draws)."""
+    return replace(scene, pieces=tuple(replace(p, extra={**p.extra, "edition": edition}) for p in scene.pieces))

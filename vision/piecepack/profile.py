@@ -21,7 +21,8 @@ from calibration.colors import ColorProfile
 
 FORMAT = "icetable-piecepack-profile/1"
 SUITS = ("suns", "moons", "crowns", "arms")
-CLASSES = ("cloth", "stock", "coin") + SUITS
+CLASSES = ("cloth", "stock", "coin") + SUITS + ("back",)
+OPTIONAL = ("back",)           # the backs' card, when it is not the faces' (coloured backs)
 TABLE = ("cloth", "shade")     # the empty cloth, lit or in a piece's shadow (optional class)
 UNKNOWN = 255
 REJECT = 5.0                # Mahalanobis distance beyond which a pixel is of no class
@@ -109,7 +110,7 @@ class Profile:
         name = "colors"
         try:
             colors = ColorProfile.from_dict(data["colors"])
-            missing = [c for c in CLASSES if c not in colors.names]
+            missing = [c for c in CLASSES if c not in colors.names and c not in OPTIONAL]
             if missing:
                 raise ValueError(f"no colour for {', '.join(missing)}")
             parts = {}

@@ -28,6 +28,7 @@ from referee.match import new_match
 from referee.scene import Piece, Scene, tenth_degree
 from vision.camera import intrinsics, looking_at
 from vision.piecepack import profile as pp
+from vision.piecepack.editions import printed_in
 from vision.render import random_config, render
 
 SIZE = (1920, 1080)
@@ -68,9 +69,10 @@ def laid_by_hand(scene: Scene, rng: random.Random, mm: float = 2.0, degrees: flo
                 angle=(p.angle or 0.0) + rng.uniform(-degrees, degrees)) for p in scene.pieces))
 
 
-def enrolment_photos(light: str, seed: int, by_hand: bool = False) -> tuple[dict, object]:
+def enrolment_photos(light: str, seed: int, by_hand: bool = False, edition: str | None = None) -> tuple[dict, object]:
     """Rendered enrolment photos {kind: [(name, frame)]} under one light, and their camera;
-    `by_hand`: the pieces laid a little off the guide's places."""
+    `by_hand`: the pieces laid a little off the guide's places; `edition`: the set printed in
+    that edition (`vision.piecepack.editions`; default the project's own)."""
     rng = random.Random(seed)
     cam = camera(rng, enrol.AREA)
     photos = {}
@@ -79,6 +81,8 @@ def enrolment_photos(light: str, seed: int, by_hand: bool = False) -> tuple[dict
         scene = enrol.arrangement(kind)
         if by_hand:
             scene = laid_by_hand(scene, random.Random(f"{seed}-{kind}"))
+        if edition:
+            scene = printed_in(scene, edition)
         frame = render(scene, enrol.layout(), config).image
         photos[kind] = [(f"{kind}-{light}", frame, cam.K, cam.dist)]
     return photos, cam
