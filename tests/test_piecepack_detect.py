@@ -6,12 +6,15 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
+from calibration import enrol
 from calibration.calibfile import load
 from referee.scene import scene_from_dict
 from vision.detector import Detector
-from vision.piecepack import samples
+from vision.piecepack import profile as pp, samples
+from vision.piecepack.detect import PiecepackDetector
 from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
 from vision.samples import read_back
 
@@ -326,3 +329,18 @@ def test_a_scrap_cut_from_a_pyramid_and_its_numeral_is_no_second_pyramid():
     near = [p for p in detected.pieces if math.hypot(p.x - t.x, p.y - t.y) < 12]
     assert [(p.type, p.suit, p.size) for p in near] == [("pp_pyramid", "suns", "B")]
     assert not score(truth, detected).mistakes
+
+
+def test_a_face_read_as_another_suit_takes_the_suit_its_marks_are_coloured():
+    """An edition that prints every rank in black tells the suits apart by small coloured marks
+    only: an unsure face read as another suit of its rank is put right by its marks' colour."""
+    learned = enrol.learn(samples.enrolment_photos("daylight", 11, by_hand=True, edition="marks")[0])
+    detector = PiecepackDetector(learned)
+    wrong = []
+    for name, art in learned.tiles.items():
+        suit, rank = name.split("-") if name != "back" else (None, None)
+        for other in (s for s in pp.SUITS if suit and s != suit):
+            seen = detector._suit_by_marks(f"{other}-{rank}", 0, art, np.ones(art.shape[:2], bool))
+            if seen != name:
+                wrong.append((name, other, seen))
+    assert not wrong

@@ -38,6 +38,8 @@ MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of 
 MIN_COIN_MM2 = 120.0
 NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
+MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show,
+MARK_COSINE = 0.9          # by their print's colour
 MAX_CLOTH = 0.5            # unless its print is in a suit's colour and no more than this share is cloth
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
@@ -257,6 +259,8 @@ class PiecepackDetector:
         self._tiles_fine = _turned(tiles, (0, 1, 2, 3))
         self._ink = {(name, turn): np.ascontiguousarray(np.rot90(np.abs(t).max(axis=2) > INK, turn)).astype(np.uint8)
                      for name, t in profile.tiles.items() for turn in range(4)}
+        self._print_class = {name: _print_class(profile, t) for name, t in profile.tiles.items() if name != "back"}
+        self._marks = _suit_marks(profile.tiles)
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
 
@@ -385,13 +389,16 @@ class PiecepackDetector:
             cls, seen, big = patches(xy, angle)
         name, turn, conf, error = first[:4] if first[2] >= SURE else self._finalists(big, seen, first)
         label = _ink_class(cls, self._ink[name, turn], seen)
-        if conf < SURE and label and name != "back" and label != SUIT_IDS[pp.SUITS.index(name.split("-")[0])]:
-            # unsure, and the print is in another suit's colour: that suit's best face
-            name, turn, _, error = self._finalists(big, seen, first, pp.SUITS[SUIT_IDS.index(label)])
+        among = {n for n, c in self._print_class.items() if c == label}
+        if conf < SURE and label and name != "back" and label != self._print_class[name] and among:
+            # unsure, and the print is in another colour than this face's: the best face printed so
+            name, turn, _, error = self._finalists(big, seen, first, among)
             label = _ink_class(cls, self._ink[name, turn], seen)
         tile.update(_error=error, _label=label, _cloth=float(np.mean(cls == CLOTH)))
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
+        if name != "back" and conf < SURE:
+            name = self._suit_by_marks(name, turn, big[SHIFT:-SHIFT, SHIFT:-SHIFT], seen)
         tile["_print"] = tuple(self._ink[name, t] * np.uint8(label) for t in (turn, (turn + 2) % 4))
         tile["angle"] = tenth_degree(angle - 90.0 * turn)
         if name == "back":
@@ -442,6 +449,25 @@ class PiecepackDetector:
         col, row = M[:, :2] @ np.array([shift[0] + n / 2 - 0.5, shift[1] + n / 2 - 0.5]) + M[:, 2]
         return tuple(float(v) for v in pv.mm(col, row)), angle + turned
 
+    def _suit_by_marks(self, name: str, turn: int, art: np.ndarray, seen: np.ndarray) -> str:
+        """An unsure face's suit told by the colour of its marks (where the four faces of its
+        rank differ: the suit symbols): the suit whose colour lies, from the stock, the way the
+        marks' mean print does (cosine over MARK_COSINE): an edition that prints every rank in
+        black tells the suits apart by small coloured marks only, faint at a webcam's
+        resolution, which the template match weighs little. `art`: the face's log ratio to
+        its stock."""
+        rank = name.split("-")[1]
+        marks = np.rot90(self._marks.get(rank, np.zeros(seen.shape, bool)), turn) & seen
+        if np.count_nonzero(marks) < MIN_MARK_PX:
+            return name
+        d = art[marks].mean(axis=0)
+        names, means = self.profile.colors.names, self.profile.colors.means
+        stock = means[names.index("stock")]
+        cos = [float(d @ (means[names.index(su)] - stock)) / max(1e-6, float(np.linalg.norm(d) *
+               np.linalg.norm(means[names.index(su)] - stock))) for su in pp.SUITS]
+        best = int(np.argmax(cos))
+        return f"{pp.SUITS[best]}-{rank}" if cos[best] > MARK_COSINE else name
+
     def _half_turn(self, name: str, turn: int, cls: np.ndarray, label: int) -> int:
         """Of a face's `turn` and the opposite one, the one whose print shows in its colour
         (`label`) the more: the art is nearly symmetric under a half turn, and the template
@@ -450,18 +476,18 @@ class PiecepackDetector:
         return (turn + 2) % 4 if shown[1] > shown[0] + HALF_TURN else turn
 
     def _finalists(self, big: np.ndarray, seen: np.ndarray, first,
-                   suit: str | None = None) -> tuple[str, int, float, float]:
+                   among: set | None = None) -> tuple[str, int, float, float]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
         SHIFT pixels: (name, turn, confidence, error). Finalists are the faces the coarse match
-        could not tell from the best (or, given a `suit`, every face of that suit), each at its
+        could not tell from the best (or, given `among`, every face named there), each at its
         best quarter turn and the opposite one (the art is nearly symmetric under a half turn:
         with the centre numeral hidden, a tile placed a millimetre off may match better turned
         round)."""
         n = seen.shape[0]
-        if suit is None:
+        if among is None:
             close = {name: turn for name, turn, err in first[4][:TILE_FINALISTS] if err <= first[3] * (1 + SURE)}
         else:
-            close = {name: turn for name, turn, _ in first[4] if name.startswith(suit + "-")}
+            close = {name: turn for name, turn, _ in first[4] if name in among}
         names, stack, squares = self._tiles_fine
         rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
         patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
@@ -760,6 +786,28 @@ def _median(values: np.ndarray) -> np.ndarray:
     if len(values) % 2:
         return np.partition(values, k, axis=0)[k]
     return np.partition(values, (k - 1, k), axis=0)[k - 1:k + 1].mean(axis=0)
+
+
+def _suit_marks(tiles: dict) -> dict:
+    """Per rank, the 0/1 mask of where its faces' print differs from suit to suit (ink on some
+    faces, clear of the print all four share): the suit marks."""
+    out = {}
+    for rank in {n.split("-")[1] for n in tiles if n != "back"}:
+        faces = [tiles[f"{suit}-{rank}"] for suit in pp.SUITS if f"{suit}-{rank}" in tiles]
+        ink = np.array([np.abs(t).max(axis=2) > INK for t in faces])
+        shared = cv2.dilate(ink.all(axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        out[rank] = ink.any(axis=0) & ~shared
+    return out
+
+
+def _print_class(profile: pp.Profile, template: np.ndarray) -> int:
+    """The suit class most of a tile face's print is classed as (0 when none): the colour a
+    frame shows it in. The project's faces print in their suit's colour; other editions print
+    the rank in black (the moons' class) or another suit's colour."""
+    stock = profile.colors.means[profile.colors.names.index("stock")]
+    ink = (np.abs(template).max(axis=2) > INK).astype(np.uint8)
+    cls = profile.classify((template + stock).astype(np.float32), stock)
+    return _ink_class(cls, ink, np.ones(ink.shape, bool))
 
 
 def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
