@@ -1,13 +1,17 @@
 """Piecepack pieces in the renderer and the geometry of the tiles' top plane."""
+import json
 import math
 import random
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
+from calibration.calibfile import load
 from calibration.homography import find_markers, fit_plane
 from calibration.layout import cards_layout
-from referee.scene import Piece, Scene
+from referee.scene import Piece, Scene, scene_from_dict
 from vision.piecepack import profile as pp
 from vision.piecepack.detect import PiecepackDetector
 from vision.piecepack.looks import rest_on_tiles
@@ -16,6 +20,7 @@ from vision.piecepack.view import on_plane, plane_view, raise_point
 from vision.render import random_config, render
 from vision.render.art import paint
 
+ROOT = Path(__file__).resolve().parent.parent
 AREA = (240.0, 200.0)
 
 
@@ -115,3 +120,22 @@ def test_a_piece_is_drawn_in_the_edition_it_carries():
     b0, g0, r0 = np.median(_rendered_tile(None, "up"), axis=0)
     assert b - r > b0 - r0 + 10                        # white stock is less yellow than cream
     np.testing.assert_array_equal(_rendered_tile("default", "up"), _rendered_tile(None, "up"))
+
+
+def test_plain_card_of_the_coins_colour_is_no_coin():
+    """Some editions print their coins on the tiles' card: a coin-sized patch of plain card
+    matches no coin side (over NOT_A_COIN), while a real coin is read."""
+    path = ROOT / "sample_images" / "iceberg" / "iceberg-02.json"
+    truth = scene_from_dict(json.loads(path.read_text()))
+    cal = load(path.parent / json.loads(path.read_text())["render"]["calibration"])
+    frame = cv2.imread(str(path.with_suffix(".jpg")))
+    fit = fit_plane(cal.layout, find_markers(frame[..., 1]), cal.K, cal.dist)
+    pv = plane_view(frame, fit, cal.K, cal.dist, (-12, -12, truth.area[0] + 12, truth.area[1] + 12), 6.35)
+    detector = PiecepackDetector(pp.default())
+    classes = pp.default().classify(pv.logratio)
+    coin = next(p for p in truth.pieces if p.type == "coin")
+    seen_at = on_plane(np.array([[coin.x, coin.y]]), pv.centre, 6.35 + 3.175, 6.35)[0]
+    assert detector._read_coin(pv, seen_at, classes)["suit"] == coin.suit
+    back = next(p for p in truth.pieces if p.type == "tile" and p.face == "down")
+    plain = np.array([back.x + 6.0, back.y - 12.7])        # a quarter of the back, clear of its crosses
+    assert detector._read_coin(pv, plain, classes) is None

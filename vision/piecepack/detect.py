@@ -37,6 +37,7 @@ MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
 NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
+NOT_A_COIN = 0.55          # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show,
 MARK_COSINE = 0.9          # by their print's colour
@@ -661,6 +662,8 @@ class PiecepackDetector:
                 on = _over_tile(seen_at, tiles, self.dims.tile)
                 height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
                 fields = self._read_coin(pv, seen_at, classes)
+                if fields is None:
+                    continue            # the colour and size of a coin, but no coin's face
                 x, y = raise_point(seen_at, pv.centre, pv.height, height)
                 fields.update(x=round(float(x), 1), y=round(float(y), 1))
                 out.append(fields)
@@ -668,7 +671,10 @@ class PiecepackDetector:
                 covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
         return out
 
-    def _read_coin(self, pv: PlaneView, xy, classes) -> dict:
+    def _read_coin(self, pv: PlaneView, xy, classes) -> dict | None:
+        """The coin at `xy`: its side, suit or rank and turn; None when no side explains it
+        (match error over NOT_A_COIN: plain card of the coins' colour, as some editions'
+        tiles are)."""
         n = self.profile.coins[next(iter(self.profile.coins))].shape[0]
         patch = sample(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM)
         cls = sample(classes, pv, xy, 0.0, n, pp.COIN_MM)
@@ -677,7 +683,9 @@ class PiecepackDetector:
             patch.reshape(-1, 3), axis=0)
         yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
-        name, turn, conf = _match(patch - level, inside, self._coins)[:3]
+        name, turn, conf, error = _match(patch - level, inside, self._coins)[:4]
+        if error > NOT_A_COIN:
+            return None
         side, what = name.split("-")
         fields = {"type": "coin", "face": side, "angle": tenth_degree(turn * 360.0 / COIN_TURNS),
                   "confidence": conf}
@@ -821,11 +829,10 @@ def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
 
 def _is_tile(tile: dict) -> bool:
     """Whether a tile box is a tile: a face or the back explains it (match error at most
-    NOT_A_TILE), or, face up, its print is in a suit's colour and little of it is cloth (a
-    face of an edition the profile knows badly, read as best it can be). Skin that the profile
+    NOT_A_TILE), or its print is in a suit's colour class and little of it is cloth (a face or
+    back of an edition the profile knows badly, read as best it can be). Skin that the profile
     takes for stock has no print in a suit's colour; a gap in the board is cloth."""
-    return tile["_error"] <= NOT_A_TILE or (tile.get("face") == "up" and bool(tile["_label"])
-                                            and tile["_cloth"] <= MAX_CLOTH)
+    return tile["_error"] <= NOT_A_TILE or (bool(tile["_label"]) and tile["_cloth"] <= MAX_CLOTH)
 
 
 def _skin(pv: PlaneView, tiles: list[dict], classes: np.ndarray, side: float) -> np.ndarray:
