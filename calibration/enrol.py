@@ -16,7 +16,8 @@ templates of every tile face and back, coin side and die face. `arrangement(kind
 scene of each photo (also used to render the default profile's photos).
 
 Each photo is checked against its arrangement before anything is learned from it: every
-piece's outline must show as a step where the arrangement puts it (`check_places`).
+piece's outline must show as a step where the arrangement puts it (`check_places`), and the
+faces photo's tiles must differ among themselves far more than the backs photo's (`variety`).
 """
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ BASE = 1.5               # mm: ... from this far inside it to this far outside
 LEEWAY = 4.0             # mm: how far from its place a piece's outline may lie for the check
 OUTLINED = 0.6           # the share of a piece's outline that must show that step
 MISSING = 1 / 8          # the share of each kind of piece that may be hidden or off its place
+SIDES = 2.0              # face up the tiles differ at least this many times more than face down
+INNER = np.pad(np.ones((TILE_N - 12,) * 2, bool), 6)     # a tile's patch inside its 3 mm border
 PLURAL = {"tile": "tiles", "coin": "coins", "die": "dice", "pp_pyramid": "pyramids", "pawn": "pawns"}
 
 
@@ -195,22 +198,24 @@ def _laid(pv: PlaneView, xy, size: float, square: bool, reach: float = REACH) ->
     return pv.mm(cx + x0, cy + y0), turn
 
 
+def _tile_patch(pv: PlaneView, si: int, rank: int, dims: Dimensions) -> tuple[np.ndarray, np.ndarray]:
+    """The patch of the tile laid near its place (its art upright) and each pixel's distance to
+    the tile's stock."""
+    patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), TILE_N, pp.TILE_MM)
+    return patch, np.abs(patch - _stock_level(patch, INNER)).max(axis=2)
+
+
 def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
-    n = TILE_N
-    border = np.zeros((n, n), bool)
-    border[6:-6, 6:-6] = True
     yy, xx = np.mgrid[0:COIN_N, 0:COIN_N] - (COIN_N - 1) / 2
     disc = np.hypot(xx, yy) * pp.COIN_MM < dims.coin / 2 - 1.2
     for si, suit in enumerate(pp.SUITS):
         for rank in range(6):
-            patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), n, pp.TILE_MM)
-            level = _stock_level(patch, border)
-            off = np.abs(patch - level).max(axis=2)
-            samples.colour("stock" if kind == "faces" else "back", patch[border & (off < NEAR)])
+            patch, off = _tile_patch(pv, si, rank, dims)
+            samples.colour("stock" if kind == "faces" else "back", patch[INNER & (off < NEAR)])
             if kind == "faces":
-                samples.colour(suit, patch[border & (off > INK)])
+                samples.colour(suit, patch[INNER & (off > INK)])
             samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"),
-                             flatten(patch, border & (off < NEAR)))
+                             flatten(patch, INNER & (off < NEAR)))
             coin_xy = on_plane(np.array([coin_at(si, rank)]), pv.centre, COIN_THICKNESS, pv.height)[0]
             coin_xy, _ = _laid(pv, coin_xy, dims.coin, False)
             patch = sample(pv.logratio, pv, coin_xy, 0.0, COIN_N, pp.COIN_MM)
@@ -335,6 +340,35 @@ def check_places(pv: PlaneView, kind: str, name: str, dims: Dimensions = DEFAULT
                          "as its guide sheet shows (icetable mat --kind enrol), on a cloth the pieces stand out from?")
 
 
+def variety(pv: PlaneView, dims: Dimensions = DEFAULT) -> float:
+    """How much the 24 tiles' print differs among themselves (log ratio): the median over pairs
+    of the RMS difference between one tile's middle and the best-aligned part of another
+    (within LEEWAY), blurred over 2 mm. Faces differ (suits, ranks); backs are alike."""
+    m = int(LEEWAY / pp.TILE_MM)
+    patches = (_tile_patch(pv, si, rank, dims) for si in range(len(pp.SUITS)) for rank in range(6))
+    prints = [cv2.GaussianBlur(flatten(patch, INNER & (off < NEAR)), (0, 0), 2.0 / pp.TILE_MM)
+              for patch, off in patches]
+    middles = [p[m:-m, m:-m] for p in prints]
+    squared = [cv2.matchTemplate(p, c, cv2.TM_SQDIFF).min() for i, c in enumerate(middles)
+               for j, p in enumerate(prints) if i != j]
+    return float(np.sqrt(np.median(squared) / middles[0].size))
+
+
+def _check_sides(views: dict[str, list], dims: Dimensions) -> None:
+    """EnrolError unless the tiles of every faces photo differ among themselves SIDES times as
+    much as those of every backs photo, naming the two photos (as swapped when the backs'
+    differ SIDES times as much as the faces')."""
+    faces, face_name = min((variety(pv, dims), name) for name, pv in views["faces"])
+    backs, back_name = max((variety(pv, dims), name) for name, pv in views["backs"])
+    if faces >= SIDES * backs:
+        return
+    if backs >= SIDES * faces:
+        raise EnrolError(f"{face_name}: its tiles differ less among themselves than those of {back_name}: the "
+                         "faces and backs photos look swapped (faces first: the tiles face up, all different)")
+    raise EnrolError(f"{face_name}: its tiles differ hardly more among themselves than those of {back_name}: the "
+                     "faces photo shows the tiles face up (all different), the backs photo face down (all alike)")
+
+
 def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "enrolment") -> pp.Profile:
     """A profile from photos by kind (`faces`, `backs`, optional `pyramids`): each a list of
     (name, BGR frame, K, dist). EnrolError names a photo that does not show the arrangement."""
@@ -343,6 +377,7 @@ def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "en
             raise EnrolError(f"enrolment needs a '{kind}' photo")
     views = {kind: [(name, _checked_view(frame, K, dist, kind, name, dims)) for name, frame, K, dist in frames]
              for kind, frames in photos.items()}
+    _check_sides(views, dims)
     samples = Samples()
     for kind, named in views.items():
         for _, pv in named:

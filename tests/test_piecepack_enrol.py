@@ -120,6 +120,17 @@ def test_two_game_photos_are_refused_naming_the_first(game_photos):
     assert int(message.split(" of 24 tiles")[0].split()[-1]) >= 12, message
 
 
+@pytest.mark.parametrize("given, message", [
+    (("backs", "faces"), "^backs-warm: its tiles differ less among themselves than those of faces-warm: "
+                         "the faces and backs photos look swapped"),
+    (("faces", "faces"), "^faces-warm: its tiles differ hardly more among themselves than those of faces-warm: "
+                         "the faces photo shows the tiles face up"),
+])
+def test_faces_and_backs_photos_swapped_or_alike_are_named(photos, given, message):
+    with pytest.raises(enrol.EnrolError, match=message):
+        enrol.learn({"faces": photos[0][given[0]], "backs": photos[0][given[1]]})
+
+
 REMOVED = ("t-suns-1", "t-moons-2", "t-arms-5", "t-suns-4", "t-crowns-0")
 
 
