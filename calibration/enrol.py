@@ -14,6 +14,10 @@ From them it learns a `vision.piecepack.profile.Profile`: the colour of the clot
 stock, the coin wood and each suit (ink, pyramids, dice) in the light-normalised space, and the
 templates of every tile face and back, coin side and die face. `arrangement(kind)` is the
 scene of each photo (also used to render the default profile's photos).
+
+Each photo is checked against its arrangement before anything is learned from it: every
+piece's outline must show as a step where the arrangement puts it (`check_places`), and the
+faces photo's tiles must differ among themselves far more than the backs photo's (`variety`).
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ from referee.scene import Piece, Scene
 from vision.piecepack import profile as pp
 from vision.piecepack.detect import die_body, flatten, sample
 from vision.piecepack.shapes import Shape, outline, raster
+from vision.piecepack.solids import COIN_THICKNESS, circle, square
 from vision.piecepack.view import PlaneView, on_plane, plane_view
 
 AREA = (400.0, 400.0)
@@ -44,6 +49,14 @@ MAX_MAT_ERROR = 2.0                          # mm: corner cards laid out for ano
 REACH = 0.68                                 # a piece laid by hand is looked for this many sizes round its place
 BACK_APART = 0.3                             # log ratio: backs this far from the faces' card are a colour of their own
 DIE_REACH = 1.2                              # ... a die (the dice lie far apart)
+STEP = 0.03              # log ratio: the least step across a piece's outline (3 %) ...
+BASE = 1.5               # mm: ... from this far inside it to this far outside
+LEEWAY = 4.0             # mm: how far from its place a piece's outline may lie for the check
+OUTLINED = 0.6           # the share of a piece's outline that must show that step
+MISSING = 1 / 8          # the share of each kind of piece that may be hidden or off its place
+SIDES = 2.0              # face up the tiles differ at least this many times more than face down
+INNER = np.pad(np.ones((TILE_N - 12,) * 2, bool), 6)     # a tile's patch inside its 3 mm border
+PLURAL = {"tile": "tiles", "coin": "coins", "die": "dice", "pp_pyramid": "pyramids", "pawn": "pawns"}
 
 
 class EnrolError(ValueError):
@@ -145,8 +158,7 @@ def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> N
             r = int((size * 0.75 + 3) / pv.top.mm_per_px)
             cv2.rectangle(busy, (int(c[0]) - r, int(c[1]) - r), (int(c[0]) + r, int(c[1]) + r), 1, -1)
         else:
-            shape = Shape(p.type, p.size if p.type == "pp_pyramid" else None)
-            busy |= raster(outline(shape, p.x, p.y, p.angle or 0.0, 0.0, pv, dims), pv, (0, 0, w, h))
+            busy |= raster(_outline(p, pv, dims), pv, (0, 0, w, h))
     busy = cv2.dilate(busy, np.ones((11, 11), np.uint8))
     table = pv.logratio[busy == 0]
     level = table.mean(axis=1)
@@ -186,23 +198,25 @@ def _laid(pv: PlaneView, xy, size: float, square: bool, reach: float = REACH) ->
     return pv.mm(cx + x0, cy + y0), turn
 
 
+def _tile_patch(pv: PlaneView, si: int, rank: int, dims: Dimensions) -> tuple[np.ndarray, np.ndarray]:
+    """The patch of the tile laid near its place (its art upright) and each pixel's distance to
+    the tile's stock."""
+    patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), TILE_N, pp.TILE_MM)
+    return patch, np.abs(patch - _stock_level(patch, INNER)).max(axis=2)
+
+
 def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
-    n = TILE_N
-    border = np.zeros((n, n), bool)
-    border[6:-6, 6:-6] = True
     yy, xx = np.mgrid[0:COIN_N, 0:COIN_N] - (COIN_N - 1) / 2
     disc = np.hypot(xx, yy) * pp.COIN_MM < dims.coin / 2 - 1.2
     for si, suit in enumerate(pp.SUITS):
         for rank in range(6):
-            patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), n, pp.TILE_MM)
-            level = _stock_level(patch, border)
-            off = np.abs(patch - level).max(axis=2)
-            samples.colour("stock" if kind == "faces" else "back", patch[border & (off < NEAR)])
+            patch, off = _tile_patch(pv, si, rank, dims)
+            samples.colour("stock" if kind == "faces" else "back", patch[INNER & (off < NEAR)])
             if kind == "faces":
-                samples.colour(suit, patch[border & (off > INK)])
+                samples.colour(suit, patch[INNER & (off > INK)])
             samples.template(("tiles", f"{suit}-{rank}" if kind == "faces" else "back"),
-                             flatten(patch, border & (off < NEAR)))
-            coin_xy = on_plane(np.array([coin_at(si, rank)]), pv.centre, 3.175, pv.height)[0]
+                             flatten(patch, INNER & (off < NEAR)))
+            coin_xy = on_plane(np.array([coin_at(si, rank)]), pv.centre, COIN_THICKNESS, pv.height)[0]
             coin_xy, _ = _laid(pv, coin_xy, dims.coin, False)
             patch = sample(pv.logratio, pv, coin_xy, 0.0, COIN_N, pp.COIN_MM)
             level = _stock_level(patch, disc)
@@ -243,17 +257,130 @@ def _pyramids(pv: PlaneView, samples: Samples, dims: Dimensions) -> None:
             samples.colour(suit, pv.logratio[mask > 0])
 
 
+# --- the check: each photo shows its arrangement ----------------------------------------------
+def photo_view(frame: np.ndarray, K, dist, kind: str, name: str, dims: Dimensions = DEFAULT) -> PlaneView:
+    """A photo's view on the plane its arrangement is learned on: the tiles' tops, or the table
+    for the pyramids."""
+    return _view(frame, K, dist, 0.0 if kind == "pyramids" else dims.tile_thickness, name)
+
+
+def _checked_view(frame: np.ndarray, K, dist, kind: str, name: str, dims: Dimensions) -> PlaneView:
+    """`photo_view`, once `check_places` passes."""
+    pv = photo_view(frame, K, dist, kind, name, dims)
+    check_places(pv, kind, name, dims)
+    return pv
+
+
+def _outline(p: Piece, pv: PlaneView, dims: Dimensions) -> np.ndarray:
+    """A piece's outline (N, 2) in mm on the view's plane: a tile's or coin's top, a standing
+    piece's silhouette."""
+    if p.type == "tile":
+        return on_plane(square(p.x, p.y, dims.tile), pv.centre, dims.tile_thickness, pv.height)
+    if p.type == "coin":
+        return on_plane(circle(p.x, p.y, dims.coin), pv.centre, COIN_THICKNESS, pv.height)
+    shape = Shape(p.type, p.size if p.type == "pp_pyramid" else None)
+    return outline(shape, p.x, p.y, p.angle or 0.0, 0.0, pv, dims)
+
+
+def _smoothed(pv: PlaneView) -> np.ndarray:
+    """The view's log ratio smoothed over 0.5 mm (its noise, not its edges)."""
+    return cv2.GaussianBlur(pv.logratio, (0, 0), 0.5 / pv.top.mm_per_px)
+
+
+def _across(poly: np.ndarray, step: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Points every `step` mm or so along a closed outline, and the unit normal at each."""
+    points, normals = [], []
+    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+        length = float(np.hypot(*(b - a)))
+        n = max(1, int(length / step))
+        points.append(a + (b - a) * (np.arange(n) / n)[:, None])
+        normals.append(np.repeat([[b[1] - a[1], a[0] - b[0]]], n, axis=0) / length)
+    return np.vstack(points), np.vstack(normals)
+
+
+def _outlined(poly: np.ndarray, pv: PlaneView, smooth: np.ndarray) -> float:
+    """The share of an outline's points with a step across it (STEP, over 2 BASE mm) within
+    LEEWAY mm."""
+    points, normals = _across(poly)
+    s = pv.top.mm_per_px
+    base = int(round(BASE / s))
+    offsets = np.arange(-LEEWAY - BASE, LEEWAY + BASE + 1e-6, s)
+    at = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    px = pv.px(at.reshape(-1, 2)).astype(np.float32).reshape(at.shape)
+    values = cv2.remap(smooth, px[..., 0], px[..., 1], cv2.INTER_LINEAR)
+    steps = np.abs(values[:, 2 * base:] - values[:, :-2 * base]).max(axis=2)
+    return float(np.mean(steps.max(axis=1) > STEP))
+
+
+def _suit(p: Piece) -> str:
+    return next(s for s in pp.SUITS if s in p.id)      # every id of an arrangement names its suit
+
+
+def outline_shares(pv: PlaneView, kind: str, dims: Dimensions = DEFAULT) -> list[tuple[Piece, float]]:
+    """Each piece of `arrangement(kind)` and the share of its outline that shows in the view."""
+    smooth = _smoothed(pv)
+    return [(p, _outlined(_outline(p, pv, dims), pv, smooth)) for p in arrangement(kind).pieces]
+
+
+def check_places(pv: PlaneView, kind: str, name: str, dims: Dimensions = DEFAULT) -> None:
+    """EnrolError naming the photo when more than MISSING of a kind of piece is not where
+    `arrangement(kind)` puts it (less than OUTLINED of its outline shows): hidden, off its
+    place, or not there."""
+    shares = outline_shares(pv, kind, dims)
+    over = []
+    for type_ in PLURAL:
+        of_type = [p for p, _ in shares if p.type == type_]
+        missing = [p for p, share in shares if p.type == type_ and share < OUTLINED]
+        if len(missing) > MISSING * len(of_type):
+            suits = ", ".join(f"{s} {sum(_suit(p) == s for p in missing)}" for s in pp.SUITS)
+            over.append(f"{len(missing)} of {len(of_type)} {PLURAL[type_]} ({suits})")
+    if over:
+        what = over[0] if len(over) == 1 else ", ".join(over[:-1]) + " and " + over[-1]
+        raise EnrolError(f"{name}: {what} are not in their places: is this the '{kind}' photo, laid out "
+                         "as its guide sheet shows (icetable mat --kind enrol), on a cloth the pieces stand out from?")
+
+
+def variety(pv: PlaneView, dims: Dimensions = DEFAULT) -> float:
+    """How much the 24 tiles' print differs among themselves (log ratio): the median over pairs
+    of the RMS difference between one tile's middle and the best-aligned part of another
+    (within LEEWAY), blurred over 2 mm. Faces differ (suits, ranks); backs are alike."""
+    m = int(LEEWAY / pp.TILE_MM)
+    patches = (_tile_patch(pv, si, rank, dims) for si in range(len(pp.SUITS)) for rank in range(6))
+    prints = [cv2.GaussianBlur(flatten(patch, INNER & (off < NEAR)), (0, 0), 2.0 / pp.TILE_MM)
+              for patch, off in patches]
+    middles = [p[m:-m, m:-m] for p in prints]
+    squared = [cv2.matchTemplate(p, c, cv2.TM_SQDIFF).min() for i, c in enumerate(middles)
+               for j, p in enumerate(prints) if i != j]
+    return float(np.sqrt(np.median(squared) / middles[0].size))
+
+
+def _check_sides(views: dict[str, list], dims: Dimensions) -> None:
+    """EnrolError unless the tiles of every faces photo differ among themselves SIDES times as
+    much as those of every backs photo, naming the two photos (as swapped when the backs'
+    differ SIDES times as much as the faces')."""
+    faces, face_name = min((variety(pv, dims), name) for name, pv in views["faces"])
+    backs, back_name = max((variety(pv, dims), name) for name, pv in views["backs"])
+    if faces >= SIDES * backs:
+        return
+    if backs >= SIDES * faces:
+        raise EnrolError(f"{face_name}: its tiles differ less among themselves than those of {back_name}: the "
+                         "faces and backs photos look swapped (faces first: the tiles face up, all different)")
+    raise EnrolError(f"{face_name}: its tiles differ hardly more among themselves than those of {back_name}: the "
+                     "faces photo shows the tiles face up (all different), the backs photo face down (all alike)")
+
+
 def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "enrolment") -> pp.Profile:
     """A profile from photos by kind (`faces`, `backs`, optional `pyramids`): each a list of
     (name, BGR frame, K, dist). EnrolError names a photo that does not show the arrangement."""
     for kind in ("faces", "backs"):
         if not photos.get(kind):
             raise EnrolError(f"enrolment needs a '{kind}' photo")
+    views = {kind: [(name, _checked_view(frame, K, dist, kind, name, dims)) for name, frame, K, dist in frames]
+             for kind, frames in photos.items()}
+    _check_sides(views, dims)
     samples = Samples()
-    for kind, frames in photos.items():
-        for name, frame, K, dist in frames:
-            height = 0.0 if kind == "pyramids" else dims.tile_thickness
-            pv = _view(frame, K, dist, height, name)
+    for kind, named in views.items():
+        for _, pv in named:
             _cloth(pv, arrangement(kind), samples, dims)
             if kind == "pyramids":
                 _pyramids(pv, samples, dims)

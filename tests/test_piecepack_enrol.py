@@ -41,6 +41,30 @@ def learned(photos):
     return enrol.learn(photos[0])
 
 
+@pytest.fixture(scope="module")
+def game_photos():
+    """Two game tables (IceFloe, Iceberg) photographed inside the enrolment area's corner
+    cards, given as the faces and backs photos."""
+    rng = random.Random(7)
+    tables = {"faces": samples.scene_for("icefloe", 2, rng), "backs": samples.scene_for("iceberg", 1, rng)}
+    return enrolment_photos("daylight", 41, scenes={kind: replace(t, area=enrol.AREA) for kind, t in tables.items()})[0]
+
+
+def _without(kind, ids):
+    """The arrangement of one photo with the pieces `ids` taken away."""
+    scene = enrol.arrangement(kind)
+    return replace(scene, pieces=tuple(p for p in scene.pieces if p.id not in ids))
+
+
+def _written(photos, folder):
+    """The photos (first of each kind) as PNG files in `folder`; their paths, in kind order."""
+    paths = []
+    for kind, frames in photos.items():
+        paths.append(folder / f"{kind}.png")
+        cv2.imwrite(str(paths[-1]), frames[0][1])
+    return [str(p) for p in paths]
+
+
 def test_a_profile_survives_its_file(learned, tmp_path):
     pp.save(learned, tmp_path / "p.json")
     back = pp.load(tmp_path / "p.json")
@@ -87,12 +111,41 @@ def test_a_photo_without_the_cards_is_named(photos):
         enrol.learn({"faces": [("empty.png", blank, cam.K, cam.dist)], "backs": photos[0]["backs"]})
 
 
+def test_two_game_photos_are_refused_naming_the_first(game_photos):
+    with pytest.raises(enrol.EnrolError) as refused:
+        enrol.learn(game_photos)
+    message = str(refused.value)
+    assert message.startswith("faces-daylight: ") and "\n" not in message
+    assert "'faces' photo" in message and "not in their places" in message
+    assert int(message.split(" of 24 tiles")[0].split()[-1]) >= 12, message
+
+
+@pytest.mark.parametrize("given, message", [
+    (("backs", "faces"), "^backs-warm: its tiles differ less among themselves than those of faces-warm: "
+                         "the faces and backs photos look swapped"),
+    (("faces", "faces"), "^faces-warm: its tiles differ hardly more among themselves than those of faces-warm: "
+                         "the faces photo shows the tiles face up"),
+])
+def test_faces_and_backs_photos_swapped_or_alike_are_named(photos, given, message):
+    with pytest.raises(enrol.EnrolError, match=message):
+        enrol.learn({"faces": photos[0][given[0]], "backs": photos[0][given[1]]})
+
+
+REMOVED = ("t-suns-1", "t-moons-2", "t-arms-5", "t-suns-4", "t-crowns-0")
+
+
+def test_a_few_missing_tiles_are_tolerated_more_are_refused(photos):
+    """Three of 24 tiles missing (one in eight) still enrols; five are named by suit."""
+    few, many = (enrolment_photos("warm", 31, scenes={"faces": _without("faces", REMOVED[:n])})[0]["faces"]
+                 for n in (3, 5))
+    enrol.learn({**photos[0], "faces": few})
+    with pytest.raises(enrol.EnrolError, match=r"^faces-warm: 5 of 24 tiles \(suns 2, moons 1, crowns 1, arms 1\) "
+                                               r"are not in their places: is this the 'faces' photo"):
+        enrol.learn({**photos[0], "faces": many})
+
+
 def test_calibrate_enrol_then_detect_with_the_enrolled_set(photos, tmp_path):
-    names = []
-    for kind in enrol.KINDS:
-        path = tmp_path / f"{kind}.png"
-        cv2.imwrite(str(path), photos[0][kind][0][1])
-        names.append(str(path))
+    names = _written(photos[0], tmp_path)
     cal = tmp_path / "cal.json"
     result = _cli("calibrate", str(SAMPLE), "--area", "354x354", "--views", "1", "--enrol", *names, "-o", str(cal))
     assert result.returncode == 0, result.stderr
@@ -114,6 +167,18 @@ def test_calibrate_enrol_errors_are_one_line(photos_given, message, tmp_path):
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "cal.json").exists()
+
+
+def test_a_refused_enrolment_leaves_the_calibration_file_as_it_was(game_photos, tmp_path):
+    cal = tmp_path / "cal.json"
+    assert _cli("calibrate", str(SAMPLE), "--area", "354x354", "--views", "1", "-o", str(cal)).returncode == 0
+    before = cal.read_bytes()
+    names = _written(game_photos, tmp_path)
+    result = _cli("calibrate", str(SAMPLE), "--area", "354x354", "--views", "1", "--enrol", *names, "-o", str(cal))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"icetable calibrate: {names[0]}: ") and "of 24 tiles" in last, result.stderr
+    assert "enrolled" not in result.stderr and cal.read_bytes() == before
 
 
 def test_a_broken_piecepack_section_is_reported_not_raised(tmp_path):

@@ -69,16 +69,19 @@ def laid_by_hand(scene: Scene, rng: random.Random, mm: float = 2.0, degrees: flo
                 angle=(p.angle or 0.0) + rng.uniform(-degrees, degrees)) for p in scene.pieces))
 
 
-def enrolment_photos(light: str, seed: int, by_hand: bool = False, edition: str | None = None) -> tuple[dict, object]:
-    """Rendered enrolment photos {kind: [(name, frame)]} under one light, and their camera;
-    `by_hand`: the pieces laid a little off the guide's places; `edition`: the set printed in
-    that edition (`vision.piecepack.editions`; default the project's own)."""
+def enrolment_photos(light: str, seed: int, by_hand: bool = False, edition: str | None = None,
+                     scenes: dict[str, Scene] | None = None, cloth: tuple | None = None) -> tuple[dict, object]:
+    """Rendered enrolment photos {kind: [(name, frame, K, dist)]} under one light, and their
+    camera; `by_hand`: the pieces laid a little off the guide's places; `edition`: the set
+    printed in that edition (`vision.piecepack.editions`; default the project's own); `scenes`:
+    what lies in each photo by kind, instead of the arrangements (what else a user may
+    photograph inside the corner cards); `cloth`: its colour (linear RGB), not the seed's."""
     rng = random.Random(seed)
     cam = camera(rng, enrol.AREA)
     photos = {}
-    for kind in enrol.KINDS:
+    for kind, scene in (scenes or {k: enrol.arrangement(k) for k in enrol.KINDS}).items():
         config = random_config(seed, enrol.AREA, SIZE, light=light, camera=cam)
-        scene = enrol.arrangement(kind)
+        config = replace(config, cloth=cloth or config.cloth)
         if by_hand:
             scene = laid_by_hand(scene, random.Random(f"{seed}-{kind}"))
         if edition:
