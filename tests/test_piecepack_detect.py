@@ -14,7 +14,7 @@ from calibration.calibfile import load
 from referee.scene import scene_from_dict
 from vision.detector import Detector
 from vision.piecepack import profile as pp, samples
-from vision.piecepack.detect import PiecepackDetector
+from vision.piecepack.detect import COIN, PiecepackDetector, _hands
 from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
 from vision.samples import read_back
 
@@ -344,3 +344,16 @@ def test_a_face_read_as_another_suit_takes_the_suit_its_marks_are_coloured():
             if seen != name:
                 wrong.append((name, other, seen))
     assert not wrong
+
+
+@pytest.mark.parametrize("at_edge", [False, True])
+def test_an_arm_comes_in_from_the_view_s_edge(at_edge):
+    """A large area neither cloth nor card is an arm only when it reaches the view's edge (the
+    players sit round the table): all inside it, it is card or cloth the colours misread (a
+    lamp's warm fall-off on the tiles), and the pieces on it are not flagged."""
+    s = 0.5
+    classes = np.zeros((800, 800), np.uint8)           # cloth
+    x0 = 0 if at_edge else 300
+    classes[300:500, x0:x0 + 200] = COIN               # 100 x 100 mm of coin-coloured pixels
+    hands = _hands(classes, np.zeros((800, 800, 3), np.float32), s)
+    assert bool(hands.any()) == at_edge

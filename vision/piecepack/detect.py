@@ -949,7 +949,11 @@ def _hands(classes: np.ndarray, logratio: np.ndarray, s: float) -> np.ndarray:
     padded = cv2.copyMakeBorder(small.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     wide = cv2.morphologyEx(padded, cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
     n, labels, stats, _ = _components(wide)
-    big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA)[0] + 1
+    x, y, bw, bh = (stats[1:, k] for k in range(4))
+    edge = (x == 0) | (y == 0) | (x + bw == wide.shape[1]) | (y + bh == wide.shape[0])
+    # an arm comes in from beyond the view (the players sit round the table); a large area all
+    # inside it is tiles or cloth the colour model misreads (a lamp's warm fall-off on the card)
+    big = np.nonzero((stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA) & edge)[0] + 1
     if not len(big):
         return np.zeros((h, w), np.uint8)
     arms = cv2.resize(np.isin(labels[pad:-pad, pad:-pad], big).astype(np.uint8), (w, h),
