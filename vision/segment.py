@@ -159,13 +159,13 @@ def with_network(mask: np.ndarray, p: np.ndarray, features: np.ndarray, faint: n
     regions) are kept. A region of pieces' size (under HAND_AREA) that runs out of the view is
     kept whole: what it holds may lie beyond, and it is reported uncertain."""
     r = max(1, int(round(NET_REACH / mm_per_px)))
-    pieces = cv2.compare(segnet.channel(p, "piece"), NET_PIECE, cv2.CMP_GT)
-    kept = mask & cv2.dilate(pieces, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    piece = segnet.channel(p, "piece")
+    kept = mask & cv2.dilate(cv2.compare(piece, NET_PIECE, cv2.CMP_GT), reach)
     level = level_of(features)
     pale = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT) & cv2.compare(chroma_of(features, level), CHROMA, cv2.CMP_LT)
     k = 2 * max(1, int(round(PALE_NEAR / mm_per_px))) + 1
-    weak = cv2.dilate(cv2.compare(segnet.channel(p, "piece"), NET_WEAK, cv2.CMP_GT),
-                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    weak = cv2.dilate(cv2.compare(piece, NET_WEAK, cv2.CMP_GT), reach)
     kept |= (mask & weak & cv2.dilate(pale, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) | faint
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     edge = reaches_edge(stats, mask.shape) & (stats[:, cv2.CC_STAT_AREA] * mm_per_px ** 2 <= HAND_AREA)
