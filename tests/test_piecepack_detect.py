@@ -14,9 +14,11 @@ from calibration.calibfile import load
 from referee.scene import scene_from_dict
 from vision.detector import Detector
 from vision.piecepack import profile as pp, samples
-from vision.piecepack.detect import COIN, PiecepackDetector, _hands
+from vision.piecepack.detect import COIN, PiecepackDetector, _hands, _is_tile, _mark_skin
 from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
+from vision.piecepack.view import PlaneView
 from vision.samples import read_back
+from vision.topview import TopView
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_images"
@@ -357,3 +359,24 @@ def test_an_arm_comes_in_from_the_view_s_edge(at_edge):
     classes[300:500, x0:x0 + 200] = COIN               # 100 x 100 mm of coin-coloured pixels
     hands = _hands(classes, np.zeros((800, 800, 3), np.float32), s)
     assert bool(hands.any()) == at_edge
+
+
+def _box(x, y, error=0.9, label=0, cloth=0.0):
+    return {"x": x, "y": y, "_error": error, "_label": label, "_cloth": cloth}
+
+
+def test_a_blank_unexplained_tile_is_skin_only_as_part_of_an_arm():
+    """A box no face explains and with no suit-coloured print is skin only when it belongs to an
+    arm: near one found by colour, at the view's edge, or next to such a box. A nearly blank face
+    (a null with one small mark) in the middle of the table is a tile; a gap in the board is not."""
+    s = 0.5
+    pv = PlaneView(TopView(np.zeros((800, 800, 3), np.uint8), (0.0, 0.0), s, np.array([200.0, 200.0, -800.0])),
+                   6.35, np.zeros((800, 800, 3), np.float32))
+    hands = np.zeros((800, 800), np.uint8)
+    hands[700:, 380:420] = 1                                          # an arm coming in at the bottom
+    blank, gap, printed = _box(100, 100), _box(200, 100, cloth=0.9), _box(300, 100, label=4)
+    edge, chain = _box(20, 200), _box(72, 205)                        # at the left edge, and its neighbour
+    near_arm = _box(200, 330)
+    tiles = [blank, gap, printed, edge, chain, near_arm]
+    _mark_skin(tiles, hands, pv, 50.8)
+    assert [_is_tile(t) for t in tiles] == [True, False, True, False, False, False]

@@ -279,6 +279,7 @@ class PiecepackDetector:
         rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
         for tile in tiles:
             self._read_tile(pv, tile, classes, rough)
+        _mark_skin(tiles, hands, pv, self.dims.tile)
         skin = _skin(pv, tiles, classes, self.dims.tile)
         arms = hands.copy() if hands.any() else None     # not skin: that may be tile stock
         hands |= skin
@@ -300,7 +301,7 @@ class PiecepackDetector:
                 tile["angle"] = (tile["angle"] + 180.0) % 360.0      # the half turn a piece's fit chose
             if tile["_error"] > NOT_A_TILE:          # a tile, but no face explains it well
                 tile.update(uncertain=True, confidence=min(tile["confidence"], 0.3))
-            for key in ("_angle", "_error", "_print", "_settled", "_label", "_cloth"):
+            for key in ("_angle", "_error", "_print", "_settled", "_label", "_cloth", "_skin"):
                 tile.pop(key, None)
             tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
         found = tiles + standing + coins
@@ -828,16 +829,47 @@ def _ink_class(cls: np.ndarray, ink: np.ndarray, seen: np.ndarray) -> int:
 
 
 def _is_tile(tile: dict) -> bool:
-    """Whether a tile box is a tile: a face or the back explains it (match error at most
-    NOT_A_TILE), or its print is in a suit's colour class and little of it is cloth (a face or
-    back of an edition the profile knows badly, read as best it can be). Skin that the profile
-    takes for stock has no print in a suit's colour; a gap in the board is cloth."""
-    return tile["_error"] <= NOT_A_TILE or (bool(tile["_label"]) and tile["_cloth"] <= MAX_CLOTH)
+    """Whether a tile box is a tile (once `_mark_skin` has run): see there."""
+    return not tile["_skin"]
+
+
+def _mark_skin(tiles: list[dict], hands: np.ndarray, pv: PlaneView, side: float) -> None:
+    """Set each tile box's `_skin`: whether it is no tile but skin the profile takes for card.
+    A box is a tile when a face or the back explains it (match error at most NOT_A_TILE), or
+    little of it is cloth (a gap in the board is cloth) and either its print is in a suit's
+    colour class (a face or back of an edition the profile knows badly: skin shows no such
+    print) or it is not part of an arm: an arm comes in from beyond the view, so skin lies
+    within HAND_REACH of an arm found by its colour, of the view's edge, or of another such box
+    (the arm's skin taken for card runs on to the edge). A nearly blank face (a null with one
+    small mark) away from any arm is a tile."""
+    s = pv.top.mm_per_px
+    h, w = hands.shape
+    reach = (side / 2 + HAND_REACH) / s
+    open_ = []
+    for tile in tiles:
+        tile["_skin"] = tile["_error"] > NOT_A_TILE and (tile["_cloth"] > MAX_CLOTH or not tile["_label"])
+        if tile["_skin"] and tile["_cloth"] <= MAX_CLOTH:
+            open_.append(tile)
+    armed = []
+    for tile in open_:
+        cx, cy = pv.px((tile["x"], tile["y"]))[0]
+        x0, y0, x1, y1 = (int(max(0, cx - reach)), int(max(0, cy - reach)), int(min(w, cx + reach)),
+                          int(min(h, cy + reach)))
+        if x0 == 0 or y0 == 0 or x1 == w or y1 == h or hands[y0:y1, x0:x1].any():
+            armed.append(tile)
+    while True:         # boxes next to a box of the arm are of the arm too
+        more = [t for t in open_ if t not in armed and any(
+            math.hypot(t["x"] - a["x"], t["y"] - a["y"]) < side + HAND_REACH for a in armed)]
+        if not more:
+            break
+        armed += more
+    for tile in open_:
+        tile["_skin"] = any(tile is a for a in armed)
 
 
 def _skin(pv: PlaneView, tiles: list[dict], classes: np.ndarray, side: float) -> np.ndarray:
     """0/1 view mask of the pixels, not suit-coloured, of the "tiles" that are not tiles (see
-    `_is_tile`): skin, a hand or an arm whose colour the profile takes for the tiles' stock."""
+    `_mark_skin`): skin, a hand or an arm whose colour the profile takes for the tiles' stock."""
     skin = np.zeros(classes.shape, np.uint8)
     for tile in tiles:
         if not _is_tile(tile):
