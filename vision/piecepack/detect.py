@@ -37,11 +37,11 @@ MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
 NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
+MAX_CLOTH = 0.5            # unless this share of it at most is cloth and it is no arm's (`_mark_skin`)
 NOT_A_COIN = 0.55          # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show,
 MARK_COSINE = 0.9          # by their print's colour
-MAX_CLOTH = 0.5            # unless its print is in a suit's colour and no more than this share is cloth
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 HAND_AREA = 3500.0         # mm^2: an area this large ...
@@ -850,21 +850,21 @@ def _mark_skin(tiles: list[dict], hands: np.ndarray, pv: PlaneView, side: float)
         tile["_skin"] = tile["_error"] > NOT_A_TILE and (tile["_cloth"] > MAX_CLOTH or not tile["_label"])
         if tile["_skin"] and tile["_cloth"] <= MAX_CLOTH:
             open_.append(tile)
-    armed = []
-    for tile in open_:
+    armed = set()
+    for k, tile in enumerate(open_):
         cx, cy = pv.px((tile["x"], tile["y"]))[0]
         x0, y0, x1, y1 = (int(max(0, cx - reach)), int(max(0, cy - reach)), int(min(w, cx + reach)),
                           int(min(h, cy + reach)))
         if x0 == 0 or y0 == 0 or x1 == w or y1 == h or hands[y0:y1, x0:x1].any():
-            armed.append(tile)
+            armed.add(k)
     while True:         # boxes next to a box of the arm are of the arm too
-        more = [t for t in open_ if t not in armed and any(
-            math.hypot(t["x"] - a["x"], t["y"] - a["y"]) < side + HAND_REACH for a in armed)]
+        more = {k for k, t in enumerate(open_) if k not in armed and any(
+            math.hypot(t["x"] - open_[a]["x"], t["y"] - open_[a]["y"]) < side + HAND_REACH for a in armed)}
         if not more:
             break
-        armed += more
-    for tile in open_:
-        tile["_skin"] = any(tile is a for a in armed)
+        armed |= more
+    for k, tile in enumerate(open_):
+        tile["_skin"] = k in armed
 
 
 def _skin(pv: PlaneView, tiles: list[dict], classes: np.ndarray, side: float) -> np.ndarray:
@@ -944,7 +944,7 @@ def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
 
 
 def _disc_iou(mask: np.ndarray, centre, diameter_px: float) -> float:
-    """Overlap (intersection over union) of a 0/255 mask with a disc at `centre` (col, row)."""
+    """Overlap (intersection over union) of a mask (0 / non-zero) with a disc at `centre` (col, row)."""
     disc = np.zeros(mask.shape, np.uint8)
     cv2.circle(disc, (int(round(centre[0])), int(round(centre[1]))), int(round(diameter_px / 2)), 255, -1)
     both, either = np.count_nonzero(disc & mask), np.count_nonzero(disc | mask)
