@@ -25,12 +25,12 @@ def palette_fit(frame: np.ndarray, K: np.ndarray, dist: np.ndarray | None) -> Pl
 
 
 def learn_colors(frame: np.ndarray, K: np.ndarray, dist: np.ndarray | None,
-                 mm_per_px: float = 1.0) -> ColorProfile:
+                 mm_per_px: float = 1.0, fit: PlaneFit | None = None) -> ColorProfile:
     """A colour profile from a photo of the palette sheet with a pyramid standing on each spot
-    (spots left empty are skipped). MatNotFound if the sheet is not in the photo, ValueError if
-    no spot holds a pyramid."""
+    (spots left empty are skipped; `fit`: the sheet's `palette_fit`, when already known).
+    MatNotFound if the sheet is not in the photo, ValueError if no spot holds a pyramid."""
     layout = palette_layout()
-    fit = palette_fit(frame, K, dist)
+    fit = fit or palette_fit(frame, K, dist)
     xs = [s[1] for s in layout.spots]
     ys = [s[2] for s in layout.spots]
     region = (min(xs) - SPOT_FIELD, min(ys) - SPOT_FIELD, max(xs) + SPOT_FIELD, max(ys) + SPOT_FIELD)

@@ -95,8 +95,9 @@ def run(args) -> int:
         white = None
         if args.palette:
             photo = read_image(args.palette)
-            colors = learn_colors(photo, calibration.K, calibration.dist)
-            white = plastic_paleness(photo, palette_fit(photo, calibration.K, calibration.dist), palette_layout())
+            fit = palette_fit(photo, calibration.K, calibration.dist)
+            colors = learn_colors(photo, calibration.K, calibration.dist, fit=fit)
+            white = plastic_paleness(photo, fit, palette_layout())
             calibration = calibration.with_colors(colors.completed(default_colors()))
             print(f"colours learned: {', '.join(colors.names)}", file=sys.stderr)
             missing = [c for c in PALETTE_COLORS if c not in colors.names]
