@@ -135,6 +135,12 @@ class Detector:
                                 "area": {"width": round(w, 1), "height": round(h, 1)},
                                 "pieces": pieces}, "<detected>")
 
+    def home_cards(self, frame: np.ndarray) -> list[Card]:
+        """The home cards (postcards) lying in a frame, found as `look` finds them, without
+        segmenting what lies on the table."""
+        view = self.top_view(frame)
+        return find_cards(view, self._printed(view))
+
     def look(self, frame: np.ndarray, game: str) -> tuple[TopView, list[Card], Segmentation]:
         """The top view (cards flattened), the home cards of a game that has them, and the
         segmentation of what lies on the table: by the segmentation network on cloth, by the

@@ -25,7 +25,7 @@ def unlike(detector: Detector, frame: np.ndarray, game: str, scene: Scene) -> st
     if game in CARD_GAMES and not scene.of_type("card"):
         return f"no home cards seen: does the table hold {game}? (--game icehouse for pyramids without home cards)"
     if not piecepack and game not in CARD_GAMES:
-        cards = detector.look(frame, CARD_GAMES[0])[1]
+        cards = detector.home_cards(frame)
         if len(cards) >= MIN_CARDS:
             return (f"{len(cards)} home cards seen: this looks like Ice Pirates, not {game} "
                     f"(--game {CARD_GAMES[0]})")
