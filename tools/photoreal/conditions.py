@@ -19,10 +19,10 @@ import numpy as np
 
 from vision.camera import Camera, intrinsics
 from vision.piecepack.editions import DEFAULT as DEFAULT_EDITION, in_split
+from vision.piecepack.pipeline import GAMES as PIECEPACK_GAMES
 from vision.render.config import random_camera, random_hand
 
 SPLITS = ("train", "val", "test")
-PIECEPACK_GAMES = ("icefloe", "iceberg")
 
 # Table families: kind -> split. Parameters are drawn per session within the family.
 TABLES = {

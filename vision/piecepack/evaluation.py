@@ -19,10 +19,10 @@ import cv2
 from referee.evaluate import evaluate
 from referee.scene import Piece, Scene
 from vision.evaluation import match_nearest, sample_images, unmatched
+from vision.piecepack.pipeline import GAMES
 
 MATCH_MM = 15.0
 FIELDS = ("suit", "rank", "face", "letter")
-GAMES = ("icefloe", "iceberg")
 
 
 def _expected(piece: Piece) -> dict:
