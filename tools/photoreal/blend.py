@@ -194,11 +194,9 @@ def add_art(name: str, look, index: int, folder: Path, files: dict, roughness: f
         pts = look.solid.vertices[list(face)]
         normal = np.cross(pts[1] - pts[0], pts[2] - pts[0])
         normal /= np.linalg.norm(normal)
-        if normal @ (pts.mean(axis=0) - centre) < 0:
-            normal = -normal
+        if normal @ (pts.mean(axis=0) - centre) < 0:       # wound inward: turn it to face out
+            normal, pts = -normal, pts[::-1]
         lifted = pts + ART_LIFT * normal
-        if np.cross(pts[1] - pts[0], pts[2] - pts[0]) @ normal < 0:    # wind the polygon to face out
-            lifted, pts = lifted[::-1], pts[::-1]
         _printed(f"{name}-art{f}", lifted, _art_uv(pts, np.asarray(anchors, np.float64)),
                  _texture_file(texture, folder, files), roughness, index)
 
