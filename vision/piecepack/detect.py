@@ -261,6 +261,7 @@ class PiecepackDetector:
         self._ink = {(name, turn): np.ascontiguousarray(np.rot90(np.abs(t).max(axis=2) > INK, turn)).astype(np.uint8)
                      for name, t in profile.tiles.items() for turn in range(4)}
         self._print_class = {name: _print_class(profile, t) for name, t in profile.tiles.items() if name != "back"}
+        self._printed_in = {c: {n for n, k in self._print_class.items() if k == c} for c in set(self._print_class.values())}
         self._marks = _suit_marks(profile.tiles)
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
@@ -391,7 +392,7 @@ class PiecepackDetector:
             cls, seen, big = patches(xy, angle)
         name, turn, conf, error = first[:4] if first[2] >= SURE else self._finalists(big, seen, first)
         label = _ink_class(cls, self._ink[name, turn], seen)
-        among = {n for n, c in self._print_class.items() if c == label}
+        among = self._printed_in.get(label)
         if conf < SURE and label and name != "back" and label != self._print_class[name] and among:
             # unsure, and the print is in another colour than this face's: the best face printed so
             name, turn, _, error = self._finalists(big, seen, first, among)
@@ -845,25 +846,25 @@ def _mark_skin(tiles: list[dict], hands: np.ndarray, pv: PlaneView, side: float)
     s = pv.top.mm_per_px
     h, w = hands.shape
     reach = (side / 2 + HAND_REACH) / s
-    open_ = []
+    blank = []
     for tile in tiles:
         tile["_skin"] = tile["_error"] > NOT_A_TILE and (tile["_cloth"] > MAX_CLOTH or not tile["_label"])
         if tile["_skin"] and tile["_cloth"] <= MAX_CLOTH:
-            open_.append(tile)
+            blank.append(tile)
     armed = set()
-    for k, tile in enumerate(open_):
+    for k, tile in enumerate(blank):
         cx, cy = pv.px((tile["x"], tile["y"]))[0]
         x0, y0, x1, y1 = (int(max(0, cx - reach)), int(max(0, cy - reach)), int(min(w, cx + reach)),
                           int(min(h, cy + reach)))
         if x0 == 0 or y0 == 0 or x1 == w or y1 == h or hands[y0:y1, x0:x1].any():
             armed.add(k)
     while True:         # boxes next to a box of the arm are of the arm too
-        more = {k for k, t in enumerate(open_) if k not in armed and any(
-            math.hypot(t["x"] - open_[a]["x"], t["y"] - open_[a]["y"]) < side + HAND_REACH for a in armed)}
+        more = {k for k, t in enumerate(blank) if k not in armed and any(
+            math.hypot(t["x"] - blank[a]["x"], t["y"] - blank[a]["y"]) < side + HAND_REACH for a in armed)}
         if not more:
             break
         armed |= more
-    for k, tile in enumerate(open_):
+    for k, tile in enumerate(blank):
         tile["_skin"] = k in armed
 
 
