@@ -45,7 +45,8 @@ NEAR = 0.15                                  # log-ratio distance of a pixel to 
 INK = 0.35                                   # ... beyond which it is ink
 MAX_SAMPLES = 4000
 SHADE = (-0.45, -0.08)                       # log ratio of cloth in a shadow (no darker: a piece)
-MAX_MAT_ERROR = 2.0                          # mm: corner cards laid out for another area fit worse
+MAX_MAT_ERROR = 5.0                          # mm: cards laid out for another area fit worse (a lens calibrated
+                                             # from one view fits the right ones up to 3 mm off; check_places tells the rest)
 REACH = 0.68                                 # a piece laid by hand is looked for this many sizes round its place
 BACK_APART = 0.3                             # log ratio: backs this far from the faces' card are a colour of their own
 DIE_REACH = 1.2                              # ... a die (the dice lie far apart)

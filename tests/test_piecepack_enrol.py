@@ -12,6 +12,7 @@ import pytest
 
 from calibration import enrol
 from calibration.calibfile import load
+from calibration.homography import find_markers, fit_plane
 from calibration.layout import cards_layout
 from referee.scene import scene_from_dict
 from vision.detector import Detector
@@ -118,6 +119,22 @@ def test_two_game_photos_are_refused_naming_the_first(game_photos):
     assert message.startswith("faces-daylight: ") and "\n" not in message
     assert "'faces' photo" in message and "not in their places" in message
     assert int(message.split(" of 24 tiles")[0].split()[-1]) >= 12, message
+
+
+def test_photos_seen_through_a_lens_calibrated_from_one_view_are_enrolled(photos):
+    """`calibrate` estimates the lens from one game photo, which may leave it off (here the
+    focal length 20 % short and the distortion wrong), and the enrolment guide's corner cards
+    then fit a few millimetres off. Those photos are still the enrolment's (their pieces lie
+    where the guide puts them), so they are learned."""
+    photos, cam = photos
+    K, dist = cam.K.copy(), cam.dist.copy()
+    K[0, 0] *= 0.8
+    K[1, 1] *= 0.8
+    dist[0] += 0.4
+    off = {kind: [(name, frame, K, dist) for name, frame, _, _ in frames] for kind, frames in photos.items()}
+    gray = cv2.cvtColor(off["faces"][0][1], cv2.COLOR_BGR2GRAY)
+    assert 2.0 < fit_plane(enrol.layout(), find_markers(gray), K, dist).rms_mm < enrol.MAX_MAT_ERROR
+    assert enrol.learn(off).tiles.keys() == enrol.learn(photos).tiles.keys()
 
 
 @pytest.mark.parametrize("given, message", [
