@@ -14,7 +14,7 @@ from calibration.calibfile import load
 from referee.scene import scene_from_dict
 from vision.detector import Detector
 from vision.piecepack import profile as pp, samples
-from vision.piecepack.detect import COIN, PiecepackDetector, _hands, _is_tile, _mark_skin
+from vision.piecepack.detect import COIN, SHIFT, PiecepackDetector, _hands, _is_tile, _mark_skin
 from vision.piecepack.evaluation import FIELDS, GAMES, Score, floes, score
 from vision.piecepack.view import PlaneView
 from vision.samples import read_back
@@ -333,19 +333,30 @@ def test_a_scrap_cut_from_a_pyramid_and_its_numeral_is_no_second_pyramid():
     assert not score(truth, detected).mistakes
 
 
-def test_a_face_read_as_another_suit_takes_the_suit_its_marks_are_coloured():
+def test_a_face_read_as_another_suit_takes_the_suit_its_marks_show():
     """An edition that prints every rank in black tells the suits apart by small coloured marks
-    only: an unsure face read as another suit of its rank is put right by its marks' colour."""
+    only: an unsure face read as another suit of its rank, and placed a pixel off, is put right
+    by its marks. (Its null faces show their marks alone: their print's colour tells them.)"""
     learned = enrol.learn(samples.enrolment_photos("daylight", 11, by_hand=True, edition="marks")[0])
     detector = PiecepackDetector(learned)
+    assert detector._marked_ranks == {"1", "2", "3", "4", "5"}
     wrong = []
     for name, art in learned.tiles.items():
         suit, rank = name.split("-") if name != "back" else (None, None)
+        if rank == "0":
+            continue
         for other in (s for s in pp.SUITS if suit and s != suit):
-            seen = detector._suit_by_marks(f"{other}-{rank}", 0, art, np.ones(art.shape[:2], bool))
+            big = np.pad(art, ((SHIFT + 1, SHIFT - 1), (SHIFT, SHIFT), (0, 0)), mode="edge")
+            seen = detector._suit_by_marks(f"{other}-{rank}", 0, big, np.ones(art.shape[:2], bool))
             if seen != name:
                 wrong.append((name, other, seen))
     assert not wrong
+
+
+def test_faces_printed_in_their_suit_s_colour_are_not_told_by_their_marks():
+    """Where each suit prints its rank in its own colour (the project's art), the colour of the
+    whole face tells the suit better than a few small marks: no face's suit is read from them."""
+    assert PiecepackDetector(pp.default())._marked_ranks == set()
 
 
 @pytest.mark.parametrize("at_edge", [False, True])

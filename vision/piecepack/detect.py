@@ -40,8 +40,7 @@ NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explai
 MAX_CLOTH = 0.5            # unless this share of it at most is cloth and it is no arm's (`_mark_skin`)
 NOT_A_COIN = 0.55          # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
-MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show,
-MARK_COSINE = 0.9          # by their print's colour
+MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 HAND_AREA = 3500.0         # mm^2: an area this large ...
@@ -263,6 +262,7 @@ class PiecepackDetector:
         self._print_class = {name: _print_class(profile, t) for name, t in profile.tiles.items() if name != "back"}
         self._printed_in = {c: {n for n, k in self._print_class.items() if k == c} for c in set(self._print_class.values())}
         self._marks = _suit_marks(profile.tiles)
+        self._marked_ranks = {r for r in self._marks if len({self._print_class.get(f"{su}-{r}") for su in pp.SUITS}) == 1}
         self._coins = _turned(profile.coins, tuple(range(COIN_TURNS)), fine=True)
         self._dice = _turned(profile.dice, (0, 1, 2, 3))
 
@@ -401,7 +401,7 @@ class PiecepackDetector:
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
         if name != "back" and conf < SURE:
-            name = self._suit_by_marks(name, turn, big[SHIFT:-SHIFT, SHIFT:-SHIFT], seen)
+            name = self._suit_by_marks(name, turn, big, seen)
         tile["_print"] = tuple(self._ink[name, t] * np.uint8(label) for t in (turn, (turn + 2) % 4))
         tile["angle"] = tenth_degree(angle - 90.0 * turn)
         if name == "back":
@@ -452,24 +452,31 @@ class PiecepackDetector:
         col, row = M[:, :2] @ np.array([shift[0] + n / 2 - 0.5, shift[1] + n / 2 - 0.5]) + M[:, 2]
         return tuple(float(v) for v in pv.mm(col, row)), angle + turned
 
-    def _suit_by_marks(self, name: str, turn: int, art: np.ndarray, seen: np.ndarray) -> str:
-        """An unsure face's suit told by the colour of its marks (where the four faces of its
-        rank differ: the suit symbols): the suit whose colour lies, from the stock, the way the
-        marks' mean print does (cosine over MARK_COSINE): an edition that prints every rank in
-        black tells the suits apart by small coloured marks only, faint at a webcam's
-        resolution, which the template match weighs little. `art`: the face's log ratio to
-        its stock."""
+    def _suit_by_marks(self, name: str, turn: int, big: np.ndarray, seen: np.ndarray) -> str:
+        """An unsure face's suit told by its suit marks alone (where the four faces of its rank
+        differ): the suit whose enrolled face matches the patch best there (cosine, the face
+        moved by up to SHIFT pixels). An edition that prints every rank in black tells the
+        suits apart by small marks only, faint at a webcam's resolution, which the match over
+        the whole face weighs little against the large numeral all four share. `big`: the
+        face's log ratio to its stock, SHIFT pixels wider on each side than `seen`."""
         rank = name.split("-")[1]
         marks = np.rot90(self._marks.get(rank, np.zeros(seen.shape, bool)), turn) & seen
-        if np.count_nonzero(marks) < MIN_MARK_PX:
+        if np.count_nonzero(marks) < MIN_MARK_PX or rank not in self._marked_ranks:
             return name
-        d = art[marks].mean(axis=0)
-        names, means = self.profile.colors.names, self.profile.colors.means
-        stock = means[names.index("stock")]
-        cos = [float(d @ (means[names.index(su)] - stock)) / max(1e-6, float(np.linalg.norm(d) *
-               np.linalg.norm(means[names.index(su)] - stock))) for su in pp.SUITS]
-        best = int(np.argmax(cos))
-        return f"{pp.SUITS[best]}-{rank}" if cos[best] > MARK_COSINE else name
+        n = seen.shape[0]
+        windows = np.array([big[dy:dy + n, dx:dx + n][marks] for dy in range(2 * SHIFT + 1)
+                            for dx in range(2 * SHIFT + 1)]).reshape(-1, 3 * np.count_nonzero(marks))
+        windows /= np.maximum(np.linalg.norm(windows, axis=1, keepdims=True), 1e-6)
+        best, fit = name, -1.0
+        for suit in pp.SUITS:
+            face = self.profile.tiles.get(f"{suit}-{rank}")
+            if face is None:
+                continue
+            art = np.rot90(face, turn)[marks].ravel()
+            cos = float((windows @ art).max()) / max(float(np.linalg.norm(art)), 1e-6)
+            if cos > fit:
+                best, fit = f"{suit}-{rank}", cos
+        return best
 
     def _half_turn(self, name: str, turn: int, cls: np.ndarray, label: int) -> int:
         """Of a face's `turn` and the opposite one, the one whose print shows in its colour
