@@ -1,5 +1,6 @@
 """Enrolment: learning a piecepack from arrangement photos, storing it, detecting with it."""
 import json
+import math
 import random
 import subprocess
 import sys
@@ -252,6 +253,33 @@ def test_a_set_with_backs_of_another_colour_learns_their_card_and_finds_them(mon
     seen = score(scene, Detector(cal).detect(frame, "iceberg"))
     assert len(scene.of_type("tile", "coin")) > 24 and any(t.face == "down" for t in scene.of_type("tile"))
     assert seen.missing == 0 and seen.extra == 0 and seen.rate("face") == 1.0, seen.mistakes
+
+
+def test_coins_printed_on_the_tiles_card_are_found_on_the_backs():
+    """An edition whose coins are printed on the tiles' card and whose backs are dark red: the
+    coins on the face-down tiles of an Iceberg game are islands of card, found and read."""
+    edition = replace(DEFAULT, name="card-coins", back_stock=(0.30, 0.05, 0.05), back_ink=(0.86, 0.83, 0.74),
+                      coin_stock=DEFAULT.stock)
+    EDITIONS[edition.name] = edition
+    try:
+        learned = enrol.learn(enrolment_photos("daylight", 11, edition=edition.name)[0])
+        rng = random.Random(5)
+        scene = samples.scene_for("iceberg", 1, rng)
+        table_cam = samples.camera(rng, scene.area)
+        frame = render(printed_in(scene, edition.name), cards_layout(*scene.area),
+                       random_config(5, scene.area, samples.SIZE, light="warm", camera=table_cam)).image
+    finally:
+        del EDITIONS[edition.name]
+    cal = replace(samples.calibration(table_cam, scene.area), extra={"piecepack": learned.to_dict()})
+    seen = score(scene, Detector(cal).detect(frame, "iceberg"))
+    coins = scene.of_type("coin")
+    assert len([c for c in coins if _under(c, scene).face == "down"]) >= 3
+    assert not [m for m in seen.mistakes if "coin" in m], seen.mistakes
+
+
+def _under(piece, scene):
+    """The tile a piece lies on."""
+    return min(scene.of_type("tile"), key=lambda t: math.hypot(t.x - piece.x, t.y - piece.y))
 
 
 def test_a_set_whose_backs_share_the_faces_card_has_no_backs_colour(learned):

@@ -40,6 +40,9 @@ NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explai
 MAX_CLOTH = 0.5            # unless this share of it at most is cloth and it is no arm's (`_mark_skin`)
 NOT_A_COIN = 0.55          # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
+ISLAND_COINS = 3.0        # an island of the tiles' card no larger than this many coins may be coins
+ISLAND_IOU = 0.7          # ... when it is a coin's disc this closely
+ISLAND_GROUND = 0.15      # ... and lies on a coloured back or the cloth (this share of its surroundings)
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
@@ -654,40 +657,53 @@ class PiecepackDetector:
 
     # --- coins -----------------------------------------------------------------------------------
     def _coins_found(self, pv: PlaneView, classes, tiles, covered) -> list[dict]:
-        """Coins (their areas are marked in `covered`)."""
+        """Coins (their areas are marked in `covered`): discs of the coins' colour, and islands
+        of the tiles' card no larger than a few coins (an edition whose coins are printed on
+        the tiles' card: on a coloured back or the cloth, a coin shows as such an island)."""
         s = pv.top.mm_per_px
-        mask = fill_holes((classes == COIN).astype(np.uint8) * 255)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(OPEN_MM, s))
-        out = []
         r = self.dims.coin / 2
+        wood = cv2.morphologyEx(fill_holes((classes == COIN).astype(np.uint8) * 255), cv2.MORPH_OPEN, _disc(OPEN_MM, s))
+        card = _islands(fill_holes((classes == STOCK).astype(np.uint8) * 255), ISLAND_COINS * math.pi * r * r / s ** 2)
+        out = []
+        for kind, part, (col, row) in self._discs(wood, COIN, s) + self._discs(card, STOCK, s):
+            if kind == STOCK and _ground_share(part, classes, s) < ISLAND_GROUND:
+                continue            # card cut off a face by the pieces on it
+            seen_at = pv.mm(col + part.box[0], row + part.box[1])
+            on = _over_tile(seen_at, tiles, self.dims.tile)
+            height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
+            fields = self._read_coin(pv, seen_at, classes, kind)
+            if fields is None:
+                continue            # the colour and size of a coin, but no coin's face
+            x, y = raise_point(seen_at, pv.centre, pv.height, height)
+            fields.update(x=round(float(x), 1), y=round(float(y), 1))
+            out.append(fields)
+            x0, y0, x1, y1 = part.box
+            covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
+        return out
+
+    def _discs(self, mask: np.ndarray, kind: int, s: float) -> list[tuple]:
+        """(kind, part, its disc's centre in the part's box) for each part of the mask shaped
+        like a coin (a disc's IoU at least COIN_IOU, ISLAND_IOU for islands of card); a part
+        larger than one and a half coins is split first."""
+        r, least = self.dims.coin / 2, COIN_IOU if kind == COIN else ISLAND_IOU
+        out = []
         for blob in _blobs(mask, MIN_COIN_MM2 / s ** 2, "coin"):
             parts = split(blob, 14.0 / s, 6.0 / s) if np.count_nonzero(blob.mask) * s * s > 1.5 * math.pi * r * r \
                 else [blob]
             for part in parts:
-                col, row = _disc_centre(part.mask, self.dims.coin / s)
-                if _disc_iou(part.mask, (col, row), self.dims.coin / s) < COIN_IOU:
-                    continue            # coin-coloured, but not a coin's shape (print, paper)
-                seen_at = pv.mm(col + part.box[0], row + part.box[1])
-                on = _over_tile(seen_at, tiles, self.dims.tile)
-                height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
-                fields = self._read_coin(pv, seen_at, classes)
-                if fields is None:
-                    continue            # the colour and size of a coin, but no coin's face
-                x, y = raise_point(seen_at, pv.centre, pv.height, height)
-                fields.update(x=round(float(x), 1), y=round(float(y), 1))
-                out.append(fields)
-                x0, y0, x1, y1 = part.box
-                covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
+                centre = _disc_centre(part.mask, self.dims.coin / s)
+                if _disc_iou(part.mask, centre, self.dims.coin / s) >= least:
+                    out.append((kind, part, centre))
         return out
 
-    def _read_coin(self, pv: PlaneView, xy, classes) -> dict | None:
-        """The coin at `xy`: its side, suit or rank and turn; None when no side explains it
-        (match error over NOT_A_COIN: plain card of the coins' colour, as some editions'
-        tiles are)."""
+    def _read_coin(self, pv: PlaneView, xy, classes, kind: int = COIN) -> dict | None:
+        """The coin at `xy`, its stock of colour class `kind`: its side, suit or rank and turn;
+        None when no side explains it (match error over NOT_A_COIN: plain card of the coins'
+        colour, as some editions' tiles are)."""
         n = self.profile.coins[next(iter(self.profile.coins))].shape[0]
         patch = sample(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM)
         cls = sample(classes, pv, xy, 0.0, n, pp.COIN_MM)
-        wood = cls == COIN
+        wood = cls == kind
         level = np.median(patch[wood], axis=0) if np.count_nonzero(wood) > 20 else np.median(
             patch.reshape(-1, 3), axis=0)
         yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
@@ -949,6 +965,22 @@ def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
         else:
             groups.append([i])
     return groups
+
+
+def _ground_share(blob: Blob, classes: np.ndarray, s: float) -> float:
+    """The share of a ring 1 to 3 mm round the blob that is coloured backs or cloth."""
+    x0, y0, x1, y1 = blob.box
+    near, far = (cv2.dilate(blob.mask, _disc(2 * mm, s)) for mm in (1.0, 3.0))
+    ring = (far > 0) & (near == 0)
+    return float(np.mean(np.isin(classes[y0:y1, x0:x1][ring], (BACK, CLOTH)))) if ring.any() else 0.0
+
+
+def _islands(mask: np.ndarray, max_px: float) -> np.ndarray:
+    """The 0/255 mask's 4-connected parts of at most `max_px` pixels."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    keep = np.where(stats[:, cv2.CC_STAT_AREA] <= max_px, 255, 0).astype(np.uint8)
+    keep[0] = 0
+    return keep[labels]
 
 
 def _disc_iou(mask: np.ndarray, centre, diameter_px: float) -> float:
