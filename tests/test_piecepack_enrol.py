@@ -277,6 +277,30 @@ def test_coins_printed_on_the_tiles_card_are_found_on_the_backs():
     assert not [m for m in seen.mistakes if "coin" in m], seen.mistakes
 
 
+def test_backs_the_colour_of_the_cloth_are_found_by_their_print():
+    """An edition whose backs are printed on card nearly the colour of the cloth, with a light
+    pattern: the colour classes take the backs for cloth, so the face-down tiles of an Iceberg
+    game are found by their pattern, and read as backs (one, with coins over most of its
+    pattern, is not)."""
+    cloth = (0.30, 0.12, 0.08)
+    edition = replace(DEFAULT, name="cloth-backs", back_stock=(0.32, 0.11, 0.07), back_ink=(0.86, 0.83, 0.74))
+    EDITIONS[edition.name] = edition
+    try:
+        learned = enrol.learn(enrolment_photos("daylight", 11, edition=edition.name, cloth=cloth)[0])
+        rng = random.Random(5)
+        scene = samples.scene_for("iceberg", 1, rng)
+        table_cam = samples.camera(rng, scene.area)
+        config = replace(random_config(5, scene.area, samples.SIZE, light="daylight", camera=table_cam), cloth=cloth)
+        frame = render(printed_in(scene, edition.name), cards_layout(*scene.area), config).image
+    finally:
+        del EDITIONS[edition.name]
+    cal = replace(samples.calibration(table_cam, scene.area), extra={"piecepack": learned.to_dict()})
+    seen = score(scene, Detector(cal).detect(frame, "iceberg"))
+    assert len([t for t in scene.of_type("tile") if t.face == "down"]) >= 20
+    tiles = [m for m in seen.mistakes if "tile" in m or "face" in m]
+    assert len(tiles) <= 1 and all(m.startswith("missing tile") for m in tiles), seen.mistakes   # 6 before
+
+
 def _under(piece, scene):
     """The tile a piece lies on."""
     return min(scene.of_type("tile"), key=lambda t: math.hypot(t.x - piece.x, t.y - piece.y))

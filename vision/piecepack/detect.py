@@ -62,6 +62,10 @@ SHIFT = 2                  # this many pixels, when the coarse match is less sur
 SURE = 0.5
 SETTLE_SHIFT = 3           # an unsure tile is moved by up to this many pixels and turned by
 SETTLE_TURN = 1.5          # this many degrees to fit its suit's shared art
+MIN_CARD = 0.2             # a tile whose card classes show less of it (a back misread) is levelled on its median
+BACK_STEP = 2.0            # mm per pixel the backs' print is looked for at
+BACK_NCC = 0.6             # ... and the correlation a back shows there at least
+BACK_OVERLAP = 0.8         # such a back may overlap a tile found by a fifth of its side (a box cut off)
 HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
@@ -156,12 +160,14 @@ def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
     return keep[labels]
 
 
-def flatten(patch: np.ndarray, stock: np.ndarray) -> np.ndarray:
+def flatten(patch: np.ndarray, stock: np.ndarray, least: int = 30) -> np.ndarray:
     """`patch` minus a plane (per channel) fitted to its `stock` pixels: the printed art
-    relative to the card it is printed on, with any light falloff across the piece removed."""
+    relative to the card it is printed on, with any light falloff across the piece removed;
+    minus its median colour (the card, under a print that covers less of it) when fewer than
+    `least` pixels are stock."""
     n, m = patch.shape[:2]
     at = np.flatnonzero(stock)
-    if len(at) < 30:
+    if len(at) < max(30, least):
         return patch - np.median(patch.reshape(-1, 3), axis=0)
     ys, xs = np.divmod(at[::max(1, len(at) // 600)], m)
     A = np.column_stack([np.ones(len(xs)), xs / m - 0.5, ys / n - 0.5])
@@ -284,6 +290,8 @@ class PiecepackDetector:
         for tile in tiles:
             self._read_tile(pv, tile, classes, rough)
         _mark_skin(tiles, hands, pv, self.dims.tile)
+        if game != "icefloe":       # IceFloe's tiles lie face up
+            tiles = self._backs_found(pv, tiles, classes, under_coins)
         skin = _skin(pv, tiles, classes, self.dims.tile)
         arms = hands.copy() if hands.any() else None     # not skin: that may be tile stock
         hands |= skin
@@ -355,6 +363,61 @@ class PiecepackDetector:
                     out.append({"type": "tile", "x": float(x), "y": float(y), "_angle": angle % 90.0})
         return out
 
+    def _backs_found(self, pv: PlaneView, tiles: list[dict], classes, covered) -> list[dict]:
+        """The tile boxes with the face-down tiles found by their backs' print (normalised
+        cross-correlation with the back's template, at BACK_STEP mm per pixel, turned as the
+        tiles found lie) where the colour classes missed their card (a back near the cloth's
+        colour, a shadow over it), each read and kept when it reads as a back. A box no face
+        explains that such a back overlaps (a box cut across two backs) is left out."""
+        s = pv.top.mm_per_px
+        known = [t for t in tiles if not t["_skin"]]
+        if not known or "back" not in self.profile.tiles:
+            return tiles
+        angle = float(np.median([t["_angle"] for t in known]))
+        back = self.profile.tiles["back"]
+        n = int(round(back.shape[0] * pp.TILE_MM / BACK_STEP))
+        art = cv2.resize(back, (n, n), interpolation=cv2.INTER_AREA)
+        flat = art.reshape(-1, 3) - art.reshape(-1, 3).mean(axis=0)
+        axis = np.linalg.eigh(flat.T @ flat)[1][:, -1]          # the print's strongest contrast
+        art = cv2.warpAffine((art @ axis).astype(np.float32), cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), angle, 1.0),
+                             (n, n), borderMode=cv2.BORDER_REFLECT)
+        k = BACK_STEP / s
+        view = (cv2.resize(pv.logratio, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA) @ axis).astype(np.float32)
+        if view.shape[0] <= n or view.shape[1] <= n:
+            return tiles
+        fit = cv2.matchTemplate(view, art, cv2.TM_CCOEFF_NORMED)
+        peaks = (fit >= BACK_NCC) & (fit >= cv2.dilate(fit, np.ones((n // 2 | 1,) * 2, np.uint8)))
+        fine = cv2.warpAffine((back @ axis).astype(np.float32), cv2.getRotationMatrix2D(
+            ((back.shape[1] - 1) / 2, (back.shape[0] - 1) / 2), angle, 1.0), back.shape[:2][::-1], borderMode=cv2.BORDER_REFLECT)
+        grey = (pv.logratio @ axis).astype(np.float32)
+        out, doubtful = [], []
+        for r, c in sorted(zip(*np.nonzero(peaks)), key=lambda rc: -fit[rc]):
+            xy = self._back_at(grey, fine, ((c + (n - 1) / 2) * k, (r + (n - 1) / 2) * k), pv)
+            near = [t for t in known + out if _overlapping(xy, t, angle, BACK_OVERLAP * self.dims.tile)] \
+                if xy is not None else [None]
+            if any(t is None or t["_error"] <= NOT_A_TILE for t in near):
+                continue
+            tile = {"type": "tile", "x": float(xy[0]), "y": float(xy[1]), "_angle": angle % 90.0}
+            self._read_tile(pv, tile, classes, covered)
+            if tile["face"] == "down" and tile["_error"] <= NOT_A_TILE:
+                tile["_skin"] = False
+                out.append(tile)
+                doubtful += near
+        return [t for t in tiles if not any(t is d for d in doubtful)] + out
+
+    @staticmethod
+    def _back_at(grey: np.ndarray, art: np.ndarray, centre, pv: PlaneView):
+        """The table point where the back's print `art` (view pixels, turned) fits `grey` best
+        within BACK_STEP mm of the view pixel `centre`; None at the view's edge."""
+        reach = int(math.ceil(BACK_STEP / pv.top.mm_per_px))
+        h, w = art.shape
+        x0, y0 = int(round(centre[0] - (w - 1) / 2)) - reach, int(round(centre[1] - (h - 1) / 2)) - reach
+        if x0 < 0 or y0 < 0 or x0 + w + 2 * reach > grey.shape[1] or y0 + h + 2 * reach > grey.shape[0]:
+            return None
+        fit = cv2.matchTemplate(grey[y0:y0 + h + 2 * reach, x0:x0 + w + 2 * reach], art, cv2.TM_CCOEFF_NORMED)
+        r, c = np.unravel_index(int(np.argmax(fit)), fit.shape)
+        return pv.mm(x0 + c + (w - 1) / 2, y0 + r + (h - 1) / 2)
+
     @staticmethod
     def _outline(labels: np.ndarray, stats: np.ndarray, i: int) -> np.ndarray:
         x0, y0, bw, bh = stats[i, :4]
@@ -424,7 +487,8 @@ class PiecepackDetector:
         seen = (sample(covered, pv, xy, angle, n, pp.TILE_MM) == 0) & (cls != pp.UNKNOWN)
         inside = np.zeros((n, n), bool)
         inside[pad:n - pad, pad:n - pad] = True
-        return cls, seen, flatten(sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM), np.isin(cls, CARD) & seen & inside)
+        card = np.isin(cls, CARD) & seen & inside
+        return cls, seen, flatten(sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM), card, int(MIN_CARD * inside.sum()))
 
     def _settle(self, pv: PlaneView, xy, angle: float, suit: str, turn: int, classes, covered):
         """The tile's centre and turn (xy, angle) moved by up to SETTLE_SHIFT pixels, then turned
@@ -914,6 +978,14 @@ def _own_print(printed: np.ndarray, classes: np.ndarray, blob: Blob) -> np.ndarr
 
 def _over_tile(xy, tiles: list[dict], side: float) -> bool:
     return _tile_at(xy, tiles, side) is not None
+
+
+def _overlapping(xy, tile: dict, angle: float, reach: float) -> bool:
+    """Whether a tile at `xy`, turned `angle` degrees, lies within `reach` of `tile`'s centre
+    along both of its sides (two tiles of side `reach / BACK_OVERLAP` would overlap)."""
+    a = math.radians(angle)
+    dx, dy = xy[0] - tile["x"], xy[1] - tile["y"]
+    return abs(dx * math.cos(a) + dy * math.sin(a)) < reach and abs(-dx * math.sin(a) + dy * math.cos(a)) < reach
 
 
 def _tile_at(xy, tiles: list[dict], side: float) -> dict | None:
