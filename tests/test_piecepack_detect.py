@@ -391,3 +391,16 @@ def test_a_blank_unexplained_tile_is_skin_only_as_part_of_an_arm():
     tiles = [blank, gap, printed, edge, chain, near_arm]
     _mark_skin(tiles, hands, pv, 50.8)
     assert [_is_tile(t) for t in tiles] == [True, False, True, False, False, False]
+
+
+def test_the_tiles_card_in_a_shadow_is_told_from_their_print():
+    """The stock in a piece's shadow under a low sun and a blue sky (darker, a little bluer)
+    is card in shadow; a suit's blue print and black print are not. (The cloth is told apart
+    by its own class before.)"""
+    profile = pp.default()
+    stock = profile.colors.means[profile.colors.names.index("stock")].astype(np.float32)
+    pixels = np.array([[stock,                                   # lit card
+                        stock + np.array([-0.5, -0.6, -0.75]),   # card in shadow (BGR: blue least dimmed)
+                        stock + np.array([0.1, -1.0, -2.2]),     # blue print
+                        stock - 3.0]], np.float32)               # black print
+    assert profile.shaded_stock(pixels, stock).tolist() == [[False, True, False, False]]

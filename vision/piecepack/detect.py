@@ -65,7 +65,7 @@ SETTLE_TURN = 1.5          # this many degrees to fit its suit's shared art
 MIN_CARD = 0.2             # a tile whose card classes show less of it (a back misread) is levelled on its median
 BACK_STEP = 2.0            # mm per pixel the backs' print is looked for at
 BACK_NCC = 0.45            # ... and the correlation a back shows there at least
-BACK_OVERLAP = 0.8         # such a back may overlap a tile found by a fifth of its side (a box cut off)
+BACK_OVERLAP = 0.8         # such a back (or tile in shade) may overlap a box found by a fifth of its side
 HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
@@ -279,11 +279,13 @@ class PiecepackDetector:
         """The pieces in the view, as SCENE.md fields (without ids). `game` narrows the standing
         pieces: IceFloe has only piecepack pyramids on its tiles, Iceberg has none at all."""
         s = pv.top.mm_per_px
-        classes = self.profile.classify(pv.logratio, stock_colour(pv.logratio, s, self.dims.tile))
+        stock = stock_colour(pv.logratio, s, self.dims.tile)
+        classes = self.profile.classify(pv.logratio, stock)
         hands = _hands(classes, pv.logratio, s)
         classes[hands > 0] = pp.UNKNOWN
         suited = _solid(_suit_coloured(classes).astype(np.uint8) * 255, s, 0.0)
         tiles = self._tile_boxes(pv, classes, suited | hands * 255)
+        tiles += self._shaded_boxes(pv, classes, suited | hands * 255, hands, stock, tiles)
         under_coins = np.zeros(classes.shape, np.uint8)
         coins = self._coins_found(pv, classes, tiles, under_coins)
         rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
@@ -321,13 +323,14 @@ class PiecepackDetector:
         return found
 
     # --- tiles -------------------------------------------------------------------------------
-    def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray) -> list[dict]:
-        """Tile centres and turns (mod 90) from the areas of stock (and the coins lying on it):
-        one area per tile, as the printed borders part touching tiles; an area of several tiles (borders not seen) is
-        cut along its own axes; pieces of one tile (a back's cross and coins at both ends of
-        it cut its stock in two) are joined while they fit in one tile."""
+    def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray, shade=False) -> list[dict]:
+        """Tile centres and turns (mod 90) from the areas of stock (and the coins lying on it,
+        and the pixels of `shade`): one area per tile, as the printed borders part touching
+        tiles; an area of several tiles (borders not seen) is cut along its own axes; pieces of
+        one tile (a back's cross and coins at both ends of it cut its stock in two) are joined
+        while they fit in one tile."""
         s = pv.top.mm_per_px
-        card = np.isin(classes, CARD + (COIN,))     # coins lie on the tiles' quarters
+        card = np.isin(classes, CARD + (COIN,)) | shade     # coins lie on the tiles' quarters
         stock = cv2.erode(card.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
         side = self.dims.tile
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fill_holes(stock), connectivity=4)
@@ -417,6 +420,17 @@ class PiecepackDetector:
         fit = cv2.matchTemplate(grey[y0:y0 + h + 2 * reach, x0:x0 + w + 2 * reach], art, cv2.TM_CCOEFF_NORMED)
         r, c = np.unravel_index(int(np.argmax(fit)), fit.shape)
         return pv.mm(x0 + c + (w - 1) / 2, y0 + r + (h - 1) / 2)
+
+    def _shaded_boxes(self, pv: PlaneView, classes, pieces, hands, stock, tiles: list[dict]) -> list[dict]:
+        """Tile boxes found again with the tiles' stock in shadow taken for card (a low sun's
+        shadows of the pieces, classed as a suit's colour, cut the tiles' card in parts the
+        boxes miss), where no box lies yet. Not with the first boxes: the shade of the printed
+        borders between tiles joins the tiles, whose boxes are then cut along the joined
+        area's axes, a few millimetres off."""
+        shade = self.profile.shaded_stock(pv.logratio, stock) & ~np.isin(classes, (CLOTH,) + CARD + (COIN,)) & (hands == 0)
+        reach = BACK_OVERLAP * self.dims.tile
+        return [t for t in self._tile_boxes(pv, classes, pieces, shade)
+                if not any(_overlapping((t["x"], t["y"]), k, k["_angle"], reach) for k in tiles)]
 
     @staticmethod
     def _outline(labels: np.ndarray, stats: np.ndarray, i: int) -> np.ndarray:

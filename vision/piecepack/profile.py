@@ -25,6 +25,8 @@ CLASSES = ("cloth", "stock", "coin") + SUITS + ("back",)
 OPTIONAL = ("back",)           # the backs' card, when it is not the faces' (coloured backs)
 TABLE = ("cloth", "shade")     # the empty cloth, lit or in a piece's shadow (optional class)
 UNKNOWN = 255
+SHADOW_DEPTH = 1.2          # log ratio: a shadow on the tiles is no darker than this
+SHADOW_CHROMA = 0.2         # ... and changes the stock's chroma this little
 REJECT = 5.0                # Mahalanobis distance beyond which a pixel is of no class
 STOCK_PERCENTILES = (75, 97)   # the tiles' stock among the brightest pixels of a view
 MIN_STOCK_LEVEL = 0.06      # ... which must be clearly brighter than the cloth (log ratio)
@@ -63,6 +65,18 @@ class Profile:
         raw, shifted = _bins(logratio), _bins(logratio, self.stock_shift(logratio, stock))
         is_cloth = np.take(cloth_score, raw) < np.take(object_score, shifted)
         return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), np.take(objects, shifted))
+
+    def shaded_stock(self, logratio: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
+        """Boolean mask of the pixels that are the tiles' stock in a shadow: darker than the
+        frame's stock colour by at most SHADOW_DEPTH (log ratio, mean over the channels) and of
+        nearly its chroma (within SHADOW_CHROMA). A piece's shadow across the tiles under a low
+        sun is classed as a suit's colour (blue under a blue sky) and cuts the tiles' card."""
+        if stock is None:
+            stock = self.stock_shift(logratio) + self.colors.means[self.colors.names.index("stock")]
+        d = logratio - np.asarray(stock, np.float32).reshape(1, 1, 3)
+        level = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
+        chroma = cv2.transform(d * d, np.ones((1, 3), np.float32)) - 3 * level * level     # squared
+        return (level < 0) & (level > -SHADOW_DEPTH) & (chroma < SHADOW_CHROMA ** 2)
 
     def stock_shift(self, logratio: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
         """How far (log ratio per channel) the frame's tile stock (`stock`, its colour when
