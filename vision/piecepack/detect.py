@@ -43,6 +43,7 @@ COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less 
 ISLAND_COINS = 3.0        # an island of the tiles' card no larger than this many coins may be coins
 ISLAND_IOU = 0.7          # ... when it is a coin's disc this closely
 ISLAND_GROUND = 0.15      # ... and lies on a coloured back or the cloth (this share of its surroundings)
+MARK_SPREAD = 0.06         # log ratio: where the faces of a rank differ this much from their mean, suit marks
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
@@ -900,14 +901,15 @@ def _median(values: np.ndarray) -> np.ndarray:
 
 
 def _suit_marks(tiles: dict) -> dict:
-    """Per rank, the 0/1 mask of where its faces' print differs from suit to suit (ink on some
-    faces, clear of the print all four share): the suit marks."""
+    """Per rank, the 0/1 mask of where its faces' print differs from suit to suit (a face
+    further than MARK_SPREAD from their mean, clear of the print all four share): the suit
+    marks. Thin marks at a webcam's resolution are faint, short of the ink's contrast."""
     out = {}
     for rank in {n.split("-")[1] for n in tiles if n != "back"}:
-        faces = [tiles[f"{suit}-{rank}"] for suit in pp.SUITS if f"{suit}-{rank}" in tiles]
-        ink = np.array([np.abs(t).max(axis=2) > INK for t in faces])
+        faces = np.array([tiles[f"{suit}-{rank}"] for suit in pp.SUITS if f"{suit}-{rank}" in tiles])
+        ink = np.abs(faces).max(axis=3) > INK
         shared = cv2.dilate(ink.all(axis=0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-        out[rank] = ink.any(axis=0) & ~shared
+        out[rank] = (np.abs(faces - faces.mean(axis=0)).max(axis=(0, 3)) > MARK_SPREAD) & ~shared
     return out
 
 
