@@ -292,7 +292,7 @@ class PiecepackDetector:
         rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
         for tile in tiles:
             self._read_tile(pv, tile, classes, rough)
-        tiles = [t for t in tiles if not (t.get("_shaded") and t["_error"] > NOT_A_TILE)]   # a box shade made
+        tiles = [t for t in tiles if not (t.get("_shaded") and t["_error"] > NOT_A_TILE)]
         _mark_skin(tiles, hands, pv, self.dims.tile)
         if game != "icefloe":       # IceFloe's tiles lie face up
             tiles = self._backs_found(pv, tiles, classes, under_coins)
@@ -426,10 +426,10 @@ class PiecepackDetector:
     def _shaded_boxes(self, pv: PlaneView, classes, pieces, hands, stock, tiles: list[dict]) -> list[dict]:
         """Tile boxes found again with the tiles' stock in shadow taken for card (a low sun's
         shadows of the pieces, classed as a suit's colour, cut the tiles' card in parts the
-        boxes miss), where no box lies yet; such a box no face or back explains is dropped once
-        read. Not with the first boxes: the shade of the printed
-        borders between tiles joins the tiles, whose boxes are then cut along the joined
-        area's axes, a few millimetres off."""
+        boxes miss), where no box lies yet, marked `_shaded`: `detect` drops those no face or
+        back explains once read. Not with the first boxes: the shade of the printed borders
+        between tiles joins the tiles, whose boxes are then cut along the joined area's axes,
+        a few millimetres off."""
         shade = self.profile.shaded_stock(pv.logratio, stock) & ~np.isin(classes, (CLOTH,) + CARD + (COIN,)) & (hands == 0)
         reach = BACK_OVERLAP * self.dims.tile
         return [{**t, "_shaded": True} for t in self._tile_boxes(pv, classes, pieces, shade)
