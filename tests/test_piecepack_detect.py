@@ -333,13 +333,19 @@ def test_a_scrap_cut_from_a_pyramid_and_its_numeral_is_no_second_pyramid():
     assert not score(truth, detected).mistakes
 
 
-def test_a_face_read_as_another_suit_takes_the_suit_its_marks_show():
+@pytest.mark.parametrize("edition, blur", [("marks", 0.0), ("wood", 1.5)])
+def test_a_face_read_as_another_suit_takes_the_suit_its_marks_show(edition, blur):
     """An edition that prints every rank in black tells the suits apart by small coloured marks
     only: an unsure face read as another suit of its rank, and placed a pixel off, is put right
-    by its marks. (Its null faces show their marks alone: their print's colour tells them.)"""
-    learned = enrol.learn(samples.enrolment_photos("daylight", 11, by_hand=True, edition="marks")[0])
+    by its marks, also where a coarser camera blurs thin outlined marks faint, short of the
+    ink's contrast (`blur`: pixels of 0.5 mm; 48 of 60 faces of 'wood' were wrong at 1.0 with
+    the marks taken where the faces show ink). Null faces are left out: those of 'marks' show
+    their marks alone, and their print's colour tells them."""
+    learned = enrol.learn(samples.enrolment_photos("daylight", 11, by_hand=True, edition=edition)[0])
+    if blur:
+        learned.tiles = {k: cv2.GaussianBlur(t, (0, 0), blur) for k, t in learned.tiles.items()}
     detector = PiecepackDetector(learned)
-    assert detector._marked_ranks == {"1", "2", "3", "4", "5"}
+    assert detector._marked_ranks >= {"1", "2", "3", "4", "5"}
     wrong = []
     for name, art in learned.tiles.items():
         suit, rank = name.split("-") if name != "back" else (None, None)
