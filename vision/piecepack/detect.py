@@ -394,13 +394,13 @@ class PiecepackDetector:
         peaks = (fit >= BACK_NCC) & (fit >= cv2.dilate(fit, np.ones((n // 2 | 1,) * 2, np.uint8)))
         fine = cv2.warpAffine((back @ axis).astype(np.float32), cv2.getRotationMatrix2D(
             ((back.shape[1] - 1) / 2, (back.shape[0] - 1) / 2), angle, 1.0), back.shape[:2][::-1], borderMode=cv2.BORDER_REFLECT)
-        grey = (pv.logratio @ axis).astype(np.float32)
         out, doubtful = [], []
         for r, c in sorted(zip(*np.nonzero(peaks)), key=lambda rc: -fit[rc]):
-            xy = self._back_at(grey, fine, ((c + (n - 1) / 2) * k, (r + (n - 1) / 2) * k), pv)
-            near = [t for t in known + out if _overlapping(xy, t, angle, BACK_OVERLAP * self.dims.tile)] \
-                if xy is not None else [None]
-            if any(t is None or t["_error"] <= NOT_A_TILE for t in near):
+            xy = self._back_at(pv, axis, fine, ((c + (n - 1) / 2) * k, (r + (n - 1) / 2) * k))
+            if xy is None:
+                continue
+            near = [t for t in known + out if _within(xy, t, angle, BACK_OVERLAP * self.dims.tile)]
+            if any(t["_error"] <= NOT_A_TILE for t in near):
                 continue
             tile = {"type": "tile", "x": float(xy[0]), "y": float(xy[1]), "_angle": angle % 90.0}
             self._read_tile(pv, tile, classes, covered)
@@ -411,15 +411,17 @@ class PiecepackDetector:
         return [t for t in tiles if not any(t is d for d in doubtful)] + out
 
     @staticmethod
-    def _back_at(grey: np.ndarray, art: np.ndarray, centre, pv: PlaneView):
-        """The table point where the back's print `art` (view pixels, turned) fits `grey` best
-        within BACK_STEP mm of the view pixel `centre`; None at the view's edge."""
+    def _back_at(pv: PlaneView, axis: np.ndarray, art: np.ndarray, centre):
+        """The table point where the back's print `art` (view pixels, turned; the log ratio
+        along `axis`) fits the view best within BACK_STEP mm of the view pixel `centre`; None
+        at the view's edge."""
         reach = int(math.ceil(BACK_STEP / pv.top.mm_per_px))
         h, w = art.shape
         x0, y0 = int(round(centre[0] - (w - 1) / 2)) - reach, int(round(centre[1] - (h - 1) / 2)) - reach
-        if x0 < 0 or y0 < 0 or x0 + w + 2 * reach > grey.shape[1] or y0 + h + 2 * reach > grey.shape[0]:
+        if x0 < 0 or y0 < 0 or x0 + w + 2 * reach > pv.logratio.shape[1] or y0 + h + 2 * reach > pv.logratio.shape[0]:
             return None
-        fit = cv2.matchTemplate(grey[y0:y0 + h + 2 * reach, x0:x0 + w + 2 * reach], art, cv2.TM_CCOEFF_NORMED)
+        grey = (pv.logratio[y0:y0 + h + 2 * reach, x0:x0 + w + 2 * reach] @ axis).astype(np.float32)
+        fit = cv2.matchTemplate(grey, art, cv2.TM_CCOEFF_NORMED)
         r, c = np.unravel_index(int(np.argmax(fit)), fit.shape)
         return pv.mm(x0 + c + (w - 1) / 2, y0 + r + (h - 1) / 2)
 
@@ -433,7 +435,7 @@ class PiecepackDetector:
         shade = self.profile.shaded_stock(pv.logratio, stock) & ~np.isin(classes, (CLOTH,) + CARD + (COIN,)) & (hands == 0)
         reach = BACK_OVERLAP * self.dims.tile
         return [{**t, "_shaded": True} for t in self._tile_boxes(pv, classes, pieces, shade)
-                if not any(_overlapping((t["x"], t["y"]), k, k["_angle"], reach) for k in tiles)]
+                if not any(_within((t["x"], t["y"]), k, k["_angle"], reach) for k in tiles)]
 
     @staticmethod
     def _outline(labels: np.ndarray, stats: np.ndarray, i: int) -> np.ndarray:
@@ -998,23 +1000,18 @@ def _over_tile(xy, tiles: list[dict], side: float) -> bool:
     return _tile_at(xy, tiles, side) is not None
 
 
-def _overlapping(xy, tile: dict, angle: float, reach: float) -> bool:
-    """Whether a tile at `xy`, turned `angle` degrees, lies within `reach` of `tile`'s centre
-    along both of its sides (two tiles of side `reach / BACK_OVERLAP` would overlap)."""
+def _within(xy, tile: dict, angle: float, reach: float) -> bool:
+    """Whether `xy` lies within `reach` of `tile`'s centre along both axes turned `angle`
+    degrees: under the tile (`reach` half its side, its own turn), or where a tile would
+    overlap it (`reach` a share of the side)."""
     a = math.radians(angle)
     dx, dy = xy[0] - tile["x"], xy[1] - tile["y"]
-    return abs(dx * math.cos(a) + dy * math.sin(a)) < reach and abs(-dx * math.sin(a) + dy * math.cos(a)) < reach
+    return abs(dx * math.cos(a) + dy * math.sin(a)) <= reach and abs(-dx * math.sin(a) + dy * math.cos(a)) <= reach
 
 
 def _tile_at(xy, tiles: list[dict], side: float) -> dict | None:
     """The tile under a point, if any."""
-    for t in tiles:
-        a = math.radians(t.get("_angle", t.get("angle", 0.0)) or 0.0)
-        dx, dy = xy[0] - t["x"], xy[1] - t["y"]
-        u, v = dx * math.cos(a) + dy * math.sin(a), -dx * math.sin(a) + dy * math.cos(a)
-        if abs(u) <= side / 2 and abs(v) <= side / 2:
-            return t
-    return None
+    return next((t for t in tiles if _within(xy, t, t.get("_angle", t.get("angle", 0.0)) or 0.0, side / 2)), None)
 
 
 def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, side_px: float):

@@ -18,6 +18,7 @@ import numpy as np
 
 from calibration.calibfile import CalibrationError, read_json
 from calibration.colors import ColorProfile
+from vision.segment import level_of
 
 FORMAT = "icetable-piecepack-profile/1"
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -74,7 +75,7 @@ class Profile:
         if stock is None:
             stock = self.stock_shift(logratio) + self.colors.means[self.colors.names.index("stock")]
         d = logratio - np.asarray(stock, np.float32).reshape(1, 1, 3)
-        level = cv2.transform(d, np.full((1, 3), 1 / 3, np.float32))
+        level = level_of(d)
         chroma = cv2.transform(d * d, np.ones((1, 3), np.float32)) - 3 * level * level     # squared
         return (level < 0) & (level > -SHADOW_DEPTH) & (chroma < SHADOW_CHROMA ** 2)
 
