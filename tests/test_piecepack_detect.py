@@ -410,3 +410,26 @@ def test_the_tiles_card_in_a_shadow_is_told_from_their_print():
                         stock + np.array([0.1, -1.0, -2.2]),     # blue print
                         stock - 3.0]], np.float32)               # black print
     assert profile.shaded_stock(pixels, stock).tolist() == [[False, True, False, False]]
+
+
+def test_checks_of_a_gingham_cloth_the_card_s_colour_are_no_tiles():
+    """Checks two thirds of a tile wide, the card's colour, on a gingham cloth: each shows as
+    a square of stock too small both ways with nothing hiding the rest, so none is a tile box.
+    A whole tile beside them is, and so is a tile whose far third pieces hide."""
+    s, side = 0.5, 50.8
+    classes = np.zeros((800, 800), np.uint8)                 # cloth
+    pieces = np.zeros((800, 800), np.uint8)
+    check = int(0.68 * side / s)
+    for r in range(4):
+        for c in range(4):
+            if (r + c) % 2 == 0:
+                classes[20 + r * check:20 + (r + 1) * check, 20 + c * check:20 + (c + 1) * check] = pp.CLASSES.index("stock")
+    tile = int(side / s)
+    classes[500:500 + tile, 500:500 + tile] = pp.CLASSES.index("stock")          # a whole tile
+    classes[500:500 + tile, 300:300 + int(0.7 * tile)] = pp.CLASSES.index("stock")
+    pieces[500:500 + tile, 300 + int(0.7 * tile):300 + tile] = 255               # ... its third under pieces
+    pv = PlaneView(TopView(np.zeros((800, 800, 3), np.uint8), (0.0, 0.0), s, np.array([200.0, 200.0, -800.0])),
+                   6.35, np.zeros((800, 800, 3), np.float32))
+    boxes = PiecepackDetector(pp.default())._tile_boxes(pv, classes, pieces)
+    found = sorted((b["x"], b["y"]) for b in boxes)
+    assert len(found) == 2 and np.allclose(found, [(175.4, 275.4), (275.4, 275.4)], atol=2.0), found

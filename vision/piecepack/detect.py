@@ -47,6 +47,8 @@ MARK_SPREAD = 0.06         # log ratio: where the faces of a rank differ this mu
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
+SMALL_STOCK = 0.82         # stock this much shorter than a tile both ways, with nothing hiding the rest,
+                           # is no tile (a check of a gingham cloth the card's colour)
 HAND_AREA = 3500.0         # mm^2: an area this large ...
 HAND_WIDTH = 24.0          # mm: ... and this wide (wider than any piece) is a hand or an arm
 HAND_REACH = 12.0          # mm: a piece this close to one may be partly under it
@@ -351,7 +353,9 @@ class PiecepackDetector:
             (cx, cy), (w, h), angle = cv2.minAreaRect(points)
             cols, rows = max(1, round(w * s / side)), max(1, round(h * s / side))
             if cols * rows == 1:
-                cx, cy = _unhide(points, pieces, (cx, cy), (w, h), angle, side / s)
+                cx, cy, seen = _unhide(points, pieces, (cx, cy), (w, h), angle, side / s)
+                if not seen and max(w, h) < SMALL_STOCK * side / s:
+                    continue
             if shown < MIN_TILE_SHARE:
                 if on_table is None:
                     on_table = ((classes != pp.CLASSES.index("cloth")) & (classes != pp.UNKNOWN)).astype(np.uint8)
@@ -1015,13 +1019,15 @@ def _tile_at(xy, tiles: list[dict], side: float) -> dict | None:
 
 
 def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, side_px: float):
-    """The centre of a tile whose stock shows shorter than the tile along an axis (pieces
-    standing near an edge hide it): the edge away from the pieces is the tile's edge."""
+    """(x, y, seen) of a tile whose stock shows shorter than the tile along an axis (pieces
+    standing near an edge hide it): the edge away from the pieces is the tile's edge. `seen`
+    is False when nothing hides what is missing along some short axis."""
     c = np.array(centre, np.float64)
     if min(size) >= HIDDEN_EDGE * side_px:
-        return float(c[0]), float(c[1])
+        return float(c[0]), float(c[1]), True
     a = math.radians(angle)
     axes = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    seen = True
     x0, y0 = np.maximum(points.min(axis=0) - int(side_px * 0.4), 0)
     x1, y1 = points.max(axis=0) + int(side_px * 0.4)
     rows, cols = np.nonzero(pieces[y0:y1, x0:x1])
@@ -1035,9 +1041,11 @@ def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, 
         across = np.abs((near - c) @ axes[1 - k]) < 0.5 * side_px if len(near) else np.zeros(0, bool)
         below, above = np.count_nonzero(across & (t < lo) & (t > lo - side_px / 2)), \
             np.count_nonzero(across & (t > hi) & (t < hi + side_px / 2))
-        if max(above, below) >= MIN_HIDER_PX:
+        if max(above, below) < MIN_HIDER_PX:
+            seen = False
+        else:
             c = c + u * ((lo + side_px / 2) if above >= below else (hi - side_px / 2))
-    return float(c[0]), float(c[1])
+    return float(c[0]), float(c[1]), seen
 
 
 def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
