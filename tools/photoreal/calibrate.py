@@ -1,6 +1,6 @@
 """Calibrate each rendered session as a user would: `icetable calibrate` on its first game frame
 (corner cards around the play area) with its palette photo, or for a piecepack game with its
-three enrolment photos (`--enrol faces backs pyramids`).
+three enrolment photos (`--enrol faces backs pyramids`), where the session has them.
 
     python -m tools.photoreal.calibrate photoreal/test [--no-palette]
 
@@ -32,8 +32,9 @@ def calibrate(session_file: Path, palette: bool) -> tuple[int, str]:
     command = [sys.executable, "-m", "icetable", "calibrate", str(folder / f"{stem}-f0.jpg"),
                "--mat", "cards", "--area", f"{area[0]:g}x{area[1]:g}",
                "--out", str(folder / f"calibration-{stem}.json")]
-    if session["game"] in PIECEPACK_GAMES:
-        command += ["--enrol", *(str(folder / f"{stem}-enrol-{kind}.jpg") for kind in KINDS)]
+    photos = [folder / f"{stem}-enrol-{kind}.jpg" for kind in KINDS]
+    if session["game"] in PIECEPACK_GAMES:      # training frames (render --dense) have no enrolment
+        command += ["--enrol", *map(str, photos)] if photos[0].exists() else []
     elif palette:
         command += ["--palette", str(folder / f"{stem}-palette.jpg")]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)

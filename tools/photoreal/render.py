@@ -33,13 +33,15 @@ import numpy as np
 from calibration import enrol
 from calibration.layout import SHEET_MARGIN, cards_layout, palette_layout
 from calibration.mat import card_page, pages
-from referee.dimensions import DEFAULT
+from referee.dimensions import DEFAULT, PP_LETTERS
+from referee.geometry import footprint
 from referee.icefloe.scene import MARGIN as PIECEPACK_MARGIN
 from referee.scene import COLORS, Piece, Scene, tenth_degree
 from tools.photoreal import blend
 from tools.photoreal.conditions import PIECEPACK_GAMES, Session, draw_session
 from tools.photoreal.develop import canvas, develop, hidden, piece_ids
 from vision.piecepack.editions import printed_in
+from vision.piecepack.profile import SUITS
 from vision.piecepack.samples import laid_by_hand, scene_for as piecepack_scene
 from vision.render.config import random_camera
 from vision.render.pieces import DRAWERS
@@ -134,6 +136,42 @@ def dense_scene(rng, game: str, area, n: int) -> Scene:
     return Scene(game, tuple(pieces), area)
 
 
+def dense_piecepack(rng, area, n: int) -> Scene:
+    """Training crops of piecepack standing pieces: tiles (face up or down, a few cells empty)
+    on a 5 x 5 grid and up to `n` piecepack pyramids, dice and pawns of any suit, letter and
+    turn, on the tiles and beside them, never across a tile's edge."""
+    side = DEFAULT.tile
+    tiles = []
+    for k in range(25):
+        if rng.random() < 0.2:
+            continue
+        up = rng.random() < 0.6
+        tiles.append(Piece(f"t{k}", "tile", round(PIECEPACK_MARGIN + side * (k % 5 + 0.5) + rng.uniform(-1, 1), 1),
+                           round(PIECEPACK_MARGIN + side * (k // 5 + 0.5) + rng.uniform(-1, 1), 1),
+                           face="up" if up else "down", suit=rng.choice(SUITS) if up else None,
+                           rank=rng.randrange(6) if up else None, angle=tenth_degree(rng.uniform(-2, 2))))
+    squares = [footprint(t, DEFAULT) for t in tiles]
+    placed, pieces = [], []
+
+    def make(k: int) -> Piece:
+        kind = rng.choices(("pp_pyramid", "die", "pawn"), (0.7, 0.15, 0.15))[0]
+        fields = {"suit": rng.choice(SUITS)}
+        if kind == "pp_pyramid":
+            fields.update(size=rng.choice(PP_LETTERS), pose="standing")
+        elif kind == "die":
+            fields["rank"] = rng.randrange(6)
+        return Piece(f"s{k}", kind, round(rng.uniform(12, area[0] - 12), 1), round(rng.uniform(12, area[1] - 12), 1),
+                     angle=tenth_degree(rng.uniform(0, 90)) if kind != "pawn" else None, **fields)
+
+    def fits_tiles(piece: Piece) -> bool:
+        base = footprint(piece, DEFAULT)
+        return all(sq.contains(base) or not sq.intersects(base) for sq in squares)
+
+    for k in range(n):
+        place(rng, area, placed, pieces, lambda: next(p for p in iter(lambda: make(k), None) if fits_tiles(p)))
+    return Scene("icefloe", tuple(tiles + pieces), tuple(area))
+
+
 def _cards(area, paper: float, tmp: Path) -> None:
     """The four printed corner cards around `area`."""
     for mid, (label, x, y, w, h) in enumerate(cards_layout(*area).sheets):
@@ -161,6 +199,8 @@ def render_enrolment(session: Session, args, out: Path, tmp: Path) -> None:
 
 
 def game_scene(session: Session, k: int, rng, dense: int) -> Scene:
+    if dense and session.game in PIECEPACK_GAMES:
+        return dense_piecepack(rng, session.area, dense)
     if dense:
         return dense_scene(rng, session.game, session.area, dense)
     if session.game in PIECEPACK_GAMES:
@@ -202,8 +242,9 @@ def main(argv=None) -> int:
     p.add_argument("--samples", type=int, default=16, help="Cycles samples per pixel")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--dense", type=int, default=0, metavar="N",
-                   help="frames of up to N pyramids of any colour, size and pose (training crops) "
-                        "in place of game positions")
+                   help="frames of up to N pyramids of any colour, size and pose (piecepack games: "
+                        "piecepack pyramids, dice and pawns among tiles) in place of game positions "
+                        "(training crops)")
     p.add_argument("--out", default="photoreal")
     args = p.parse_args(argv)
     games = args.games.split(",")
@@ -216,10 +257,10 @@ def main(argv=None) -> int:
         (out / f"s{seed:04d}-session.json").write_text(json.dumps(session.to_dict(), indent=1))
         with tempfile.TemporaryDirectory() as tmp:
             start = time.time()
-            if game in PIECEPACK_GAMES:
-                render_enrolment(session, args, out, Path(tmp))
-            else:
+            if game not in PIECEPACK_GAMES:
                 render_palette(session, args, out, Path(tmp))
+            elif not args.dense:        # training crops need no enrolment
+                render_enrolment(session, args, out, Path(tmp))
             for k in range(args.frames):
                 render_frame(session, k, args, out, Path(tmp))
             line = (f"{time.strftime('%H:%M:%S')} {args.split} s{seed:04d} {game} {session.table.kind} "

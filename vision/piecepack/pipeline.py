@@ -14,7 +14,7 @@ from referee.scene import Scene, scene_from_dict
 from vision import detector as pipeline
 from vision.piecepack import profile as pp
 from vision.piecepack.detect import AREA_MARGIN, PiecepackDetector, with_ids
-from vision.piecepack.view import plane_view
+from vision.piecepack.view import PlaneView, plane_view
 
 GAMES = ("icefloe", "iceberg")
 _CACHE: dict = {}
@@ -35,9 +35,10 @@ def _detector_for(calibration, dims) -> PiecepackDetector:
     return _CACHE[key][1]
 
 
-def detect(detector, frame, game: str) -> Scene:
-    """The scene of a piecepack game in a BGR frame; `detector` is the `vision.detector.Detector`
-    (its calibration and dimensions). FrameError when the frame cannot be read."""
+def view_of(detector, frame) -> PlaneView:
+    """The light-normalised top view of the tiles' tops in a BGR frame; `detector` is the
+    `vision.detector.Detector` (its calibration and dimensions). FrameError when the frame
+    cannot be read."""
     gray = pipeline.check_frame(frame)
     cal = detector.calibration
     try:
@@ -46,9 +47,14 @@ def detect(detector, frame, game: str) -> Scene:
         raise pipeline.FrameError(f"no calibration mat in the frame: {exc}") from None
     w, h = cal.layout.area
     region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
-    view = plane_view(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), fit, cal.K,
+    return plane_view(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), fit, cal.K,
                       cal.dist, region, detector.dims.tile_thickness)
-    found = _detector_for(cal, detector.dims).detect(view, game)
+
+
+def detect(detector, frame, game: str) -> Scene:
+    """The scene of a piecepack game in a BGR frame (`view_of`)."""
+    w, h = detector.calibration.layout.area
+    found = _detector_for(detector.calibration, detector.dims).detect(view_of(detector, frame), game)
     return scene_from_dict({"format": "icetable-scene/1", "game": game,
                             "area": {"width": round(w, 1), "height": round(h, 1)},
                             "pieces": with_ids(found)}, "<detected>")
