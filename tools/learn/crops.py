@@ -11,18 +11,15 @@ its true place `--jitter` times, moved and turned a little as a detection would 
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-from pathlib import Path
 
-import cv2
 import numpy as np
 
-from calibration.calibfile import CalibrationError, load
+from tools.learn import sets
 from vision.colournet import COLOURS, NONE, SIZES, centre_and_turn, crop
-from vision.detector import Detector, FrameError
-from vision.evaluation import match_nearest, sample_images
+from vision.detector import Detector
+from vision.evaluation import match_nearest
 
 GAMES = ("icehouse", "icepirates")
 
@@ -50,29 +47,11 @@ def frame_crops(detector: Detector, frame, truth, hidden, rng: random.Random, ji
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("folders", nargs="+")
-    p.add_argument("--jitter", type=int, default=3, help="crops per piece")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("-o", "--out", required=True)
-    args = p.parse_args(argv)
+    args = sets.arguments(__doc__.splitlines()[0], argv)
     rng = random.Random(args.seed)
-    xs, colours, sizes, sources = [], [], [], []
-    for k, folder in enumerate(args.folders):
-        detectors, frames = {}, 0
-        for image, truth, hidden, cal_path in sample_images(Path(folder), GAMES):
-            try:
-                detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path), reread=None))
-                x, c, s = frame_crops(detector, cv2.imread(str(image)), truth, set(hidden), rng, args.jitter)
-            except (CalibrationError, FrameError, FileNotFoundError) as exc:
-                print(f"{image}: skipped ({str(exc).splitlines()[0]})", file=sys.stderr)
-                continue
-            xs += x
-            colours += c
-            sizes += s
-            sources += [k] * len(x)
-            frames += 1
-        print(f"{folder}: {frames} frames, {len(xs)} crops so far", file=sys.stderr)
+    (xs, colours, sizes), sources = sets.gather(
+        args.folders, GAMES, lambda cal: Detector(cal, reread=None),
+        lambda detector, frame, truth, hidden: frame_crops(detector, frame, truth, hidden, rng, args.jitter))
     np.savez_compressed(args.out, x=np.stack(xs).astype(np.float16), colour=np.array(colours, np.int8),
                         size=np.array(sizes, np.int8), source=np.array(sources, np.int16),
                         folders=np.array(args.folders))

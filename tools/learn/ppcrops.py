@@ -7,25 +7,22 @@ A set is a folder in the sample format (`vision.evaluation.sample_images`), as
 `tools.photoreal.render --dense N --games icefloe` and `tools.photoreal.calibrate` write it.
 Each frame goes through the detector's own top view (`vision.piecepack.pipeline.view_of`) with
 its calibration, so the crops are what the network sees at run time. Each piece in view is
-cropped `--jitter` times, moved about as a silhouette fit places it; as many crops of class
-`none` are taken where no piece stands (the tiles' print, the cloth, beside pieces).
+cropped `--jitter` times, moved about as a silhouette fit places it; crops of class `none` are
+taken at each coin (its print may pass for a piece) and, half as many again as there are
+crops, where no piece stands (the tiles' print, the cloth, beside pieces).
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-from pathlib import Path
 
-import cv2
 import numpy as np
 from shapely.geometry import Point
 
-from calibration.calibfile import CalibrationError, load
 from referee.dimensions import DEFAULT
 from referee.geometry import footprint
-from vision.detector import Detector, FrameError
-from vision.evaluation import sample_images
+from tools.learn import sets
+from vision.detector import Detector
 from vision.piecepack.pipeline import GAMES, view_of
 from vision.piecepack.standnet import CLASSES, crop
 
@@ -55,6 +52,11 @@ def frame_crops(detector: Detector, frame, truth, hidden: set, rng: random.Rando
             x, y = piece.x + rng.gauss(0, JITTER_MM), piece.y + rng.gauss(0, JITTER_MM)
             xs.append(crop(view, x, y, z0(piece.x, piece.y)))
             labels.append(label(piece))
+    for coin in truth.of_type("coin"):          # coins, whose print the detector may take for a piece
+        if coin.id not in hidden:
+            xs.append(crop(view, coin.x + rng.gauss(0, JITTER_MM), coin.y + rng.gauss(0, JITTER_MM),
+                           z0(coin.x, coin.y)))
+            labels.append(CLASSES.index("none"))
     w, h = truth.area
     wanted, tries = len(xs) // 2, 0
     while wanted and tries < 50 * len(xs):
@@ -68,28 +70,11 @@ def frame_crops(detector: Detector, frame, truth, hidden: set, rng: random.Rando
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("folders", nargs="+")
-    p.add_argument("--jitter", type=int, default=3, help="crops per piece")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("-o", "--out", required=True)
-    args = p.parse_args(argv)
+    args = sets.arguments(__doc__.splitlines()[0], argv)
     rng = random.Random(args.seed)
-    xs, labels, sources = [], [], []
-    for k, folder in enumerate(args.folders):
-        detectors, frames = {}, 0
-        for image, truth, hidden, cal_path in sample_images(Path(folder), GAMES):
-            try:
-                detector = detectors.get(cal_path) or detectors.setdefault(cal_path, Detector(load(cal_path)))
-                x, lab = frame_crops(detector, cv2.imread(str(image)), truth, set(hidden), rng, args.jitter)
-            except (CalibrationError, FrameError, FileNotFoundError) as exc:
-                print(f"{image}: skipped ({str(exc).splitlines()[0]})", file=sys.stderr)
-                continue
-            xs += x
-            labels += lab
-            sources += [k] * len(x)
-            frames += 1
-        print(f"{folder}: {frames} frames, {len(xs)} crops so far", file=sys.stderr)
+    (xs, labels), sources = sets.gather(
+        args.folders, GAMES, Detector,
+        lambda detector, frame, truth, hidden: frame_crops(detector, frame, truth, hidden, rng, args.jitter))
     np.savez_compressed(args.out, x=np.stack(xs).astype(np.float16), label=np.array(labels, np.int8),
                         source=np.array(sources, np.int16), folders=np.array(args.folders))
     return 0

@@ -11,15 +11,13 @@ OpenCV reads the exported network as PyTorch does.
 """
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 
 import numpy as np
 import torch
 from torch import nn
 
-from tools.learn import onnx_check
+from tools.learn import batches, onnx_check
 
 from vision.colournet import CHANNELS, COLOURS, NONE, SIZES
 
@@ -46,17 +44,12 @@ def model() -> nn.Module:
 
 
 def load(paths: list[str]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    parts = [np.load(p) for p in paths]
-    x = np.concatenate([d["x"] for d in parts]).astype(np.float32)
-    return (torch.from_numpy(x), torch.from_numpy(np.concatenate([d["colour"] for d in parts]).astype(np.int64)),
-            torch.from_numpy(np.concatenate([d["size"] for d in parts]).astype(np.int64)))
+    return batches.arrays(paths, "colour", "size")
 
 
 def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     n = len(x)
-    x = x.clone()
-    flip = torch.rand(n, generator=g) < 0.5
-    x[flip] = x[flip].flip(2)
+    x = batches.mirrored(x, g)
     level = torch.randn(n, 1, 1, 1, generator=g) * 0.08
     cast = torch.randn(n, 3, 1, 1, generator=g) * 0.04
     x[:, :3] += level + cast
@@ -78,12 +71,7 @@ def export(net, path: str, sample: torch.Tensor) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("train", nargs="+")
-    p.add_argument("--val")
-    p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("-o", "--out", required=True)
+    p = batches.parser(__doc__.splitlines()[0])
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
@@ -92,30 +80,19 @@ def main(argv=None) -> int:
     val = load([args.val]) if args.val else None
     print(f"{len(x)} training crops ({np.bincount(colour.numpy(), minlength=NONE + 1).tolist()} by colour, then none)")
     net = model().to(device)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = args.epochs * ((len(x) + 127) // 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    for epoch in range(args.epochs):
-        net.train()
-        order, start, total = torch.randperm(len(x), generator=g), time.time(), 0.0
-        for i in range(0, len(x), 128):
-            idx = order[i:i + 128]
-            xb = augment(x[idx], g).to(device)
-            pc, ps = net(xb)
-            yc, ys = colour[idx].to(device), size[idx].to(device)
-            piece = yc != NONE
-            loss = loss_fn(pc, yc) + 0.5 * loss_fn(ps[piece], ys[piece])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        line = f"epoch {epoch + 1}: loss {total / len(x):.3f} ({time.time() - start:.0f} s)"
-        if val is not None:
-            c, s = accuracy(net, *(t.to(device) for t in val))
-            line += f", val colour {100 * c:.1f} %, size {100 * s:.1f} %"
-        print(line, flush=True)
+
+    def loss_of(idx):
+        pc, ps = net(augment(x[idx], g).to(device))
+        yc, ys = colour[idx].to(device), size[idx].to(device)
+        piece = yc != NONE
+        return loss_fn(pc, yc) + 0.5 * loss_fn(ps[piece], ys[piece])
+
+    def report():
+        c, s = accuracy(net, *(t.to(device) for t in val))
+        return f", val colour {100 * c:.1f} %, size {100 * s:.1f} %"
+
+    batches.fit(net, len(x), loss_of, args.epochs, g, report if val is not None else None)
     net = net.cpu()
     export(net, args.out, x[:8])
     print(f"wrote {args.out}")

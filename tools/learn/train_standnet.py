@@ -2,26 +2,26 @@
 OpenCV's DNN module.
 
     python -m tools.learn.train_standnet ppcrops-train.npz [more.npz] --val ppcrops-val.npz \
-        -o vision/models/standnet.onnx
+        -o vision/models/standnet.onnx [--init earlier.pt]
 
 Needs PyTorch (`pip install -e '.[train]'`); runs on the CPU in minutes. Augmentation: a mirror
 across the lean's axis (a standing piece is symmetric about it; its shadow and light are not
 bound to it), the light's level, colour and contrast (on the log ratios); never a change of
 scale, which is what tells the letters apart. Prints the loss and the validation accuracy per
 epoch (all crops, and the pyramids' letters) and checks that OpenCV reads the export as
-PyTorch computes it.
+PyTorch computes it. The weights are also saved beside the export (`.pt`), from which `--init`
+goes on training (on more crops, say).
 """
 from __future__ import annotations
 
-import argparse
 import sys
-import time
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from tools.learn import onnx_check
+from tools.learn import batches, onnx_check
 from vision.piecepack.standnet import CLASSES
 
 LETTERS = 6                 # CLASSES' first six: the pyramids' letters
@@ -38,19 +38,11 @@ def model() -> nn.Module:
     return nn.Sequential(*layers)
 
 
-def load(paths: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
-    parts = [np.load(p) for p in paths]
-    return (torch.from_numpy(np.concatenate([d["x"] for d in parts]).astype(np.float32)),
-            torch.from_numpy(np.concatenate([d["label"] for d in parts]).astype(np.int64)))
-
-
 def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     n = len(x)
-    x = x.clone()
-    flip = torch.rand(n, generator=g) < 0.5
-    x[flip] = x[flip].flip(2)
     contrast = 1.0 + torch.randn(n, 1, 1, 1, generator=g) * 0.1
-    return x * contrast + torch.randn(n, 1, 1, 1, generator=g) * 0.1 + torch.randn(n, 3, 1, 1, generator=g) * 0.05
+    return (batches.mirrored(x, g) * contrast + torch.randn(n, 1, 1, 1, generator=g) * 0.1
+            + torch.randn(n, 3, 1, 1, generator=g) * 0.05)
 
 
 def accuracy(net, x, label) -> tuple[float, float]:
@@ -63,39 +55,26 @@ def accuracy(net, x, label) -> tuple[float, float]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("train", nargs="+")
-    p.add_argument("--val")
-    p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("-o", "--out", required=True)
+    p = batches.parser(__doc__.splitlines()[0])
+    p.add_argument("--init", help="weights (.pt) to start from")
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
-    x, label = load(args.train)
-    val = load([args.val]) if args.val else None
+    x, label = batches.arrays(args.train, "label")
+    val = batches.arrays([args.val], "label") if args.val else None
     print(f"{len(x)} training crops, by class {dict(zip(CLASSES, np.bincount(label.numpy(), minlength=len(CLASSES)).tolist()))}")
     net = model()
-    batches = (len(x) + 127) // 128
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.epochs * batches)
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    for epoch in range(args.epochs):
-        net.train()
-        order, start, total = torch.randperm(len(x), generator=g), time.time(), 0.0
-        for i in range(0, len(x), 128):
-            idx = order[i:i + 128]
-            loss = loss_fn(net(augment(x[idx], g)), label[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        line = f"epoch {epoch + 1}: loss {total / len(x):.3f} ({time.time() - start:.0f} s)"
-        if val is not None:
-            every, letters = accuracy(net, *val)
-            line += f", val {100 * every:.1f} %, letters {100 * letters:.1f} %"
-        print(line, flush=True)
+
+    def report():
+        every, letters = accuracy(net, *val)
+        return f", val {100 * every:.1f} %, letters {100 * letters:.1f} %"
+
+    batches.fit(net, len(x), lambda idx: loss_fn(net(augment(x[idx], g)), label[idx]), args.epochs, g,
+                report if val is not None else None)
+    torch.save(net.state_dict(), Path(args.out).with_suffix(".pt"))
     onnx_check.export(net, args.out, x[:8], ("crop", "class"), {"crop": {0: "n"}, "class": {0: "n"}})
     print(f"wrote {args.out}")
     return 0

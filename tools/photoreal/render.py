@@ -139,7 +139,7 @@ def dense_scene(rng, game: str, area, n: int) -> Scene:
 def dense_piecepack(rng, area, n: int) -> Scene:
     """Training crops of piecepack standing pieces: tiles (face up or down, a few cells empty)
     on a 5 x 5 grid and up to `n` piecepack pyramids, dice and pawns of any suit, letter and
-    turn, on the tiles and beside them, never across a tile's edge."""
+    turn, and n / 4 coins, on the tiles and beside them, never across a tile's edge."""
     side = DEFAULT.tile
     tiles = []
     for k in range(25):
@@ -163,12 +163,20 @@ def dense_piecepack(rng, area, n: int) -> Scene:
         return Piece(f"s{k}", kind, round(rng.uniform(12, area[0] - 12), 1), round(rng.uniform(12, area[1] - 12), 1),
                      angle=tenth_degree(rng.uniform(0, 90)) if kind != "pawn" else None, **fields)
 
+    def coin(k: int) -> Piece:
+        up = rng.choice(("suit", "value"))
+        fields = {"suit": rng.choice(SUITS)} if up == "suit" else {"rank": rng.randrange(6)}
+        return Piece(f"c{k}", "coin", round(rng.uniform(12, area[0] - 12), 1), round(rng.uniform(12, area[1] - 12), 1),
+                     face=up, angle=tenth_degree(rng.uniform(0, 360)), **fields)
+
     def fits_tiles(piece: Piece) -> bool:
         base = footprint(piece, DEFAULT)
         return all(sq.contains(base) or not sq.intersects(base) for sq in squares)
 
     for k in range(n):
         place(rng, area, placed, pieces, lambda: next(p for p in iter(lambda: make(k), None) if fits_tiles(p)))
+    for k in range(n // 4):         # coins: no standing pieces, whose print the detector may take for some
+        place(rng, area, placed, pieces, lambda: next(p for p in iter(lambda: coin(k), None) if fits_tiles(p)))
     return Scene("icefloe", tuple(tiles + pieces), tuple(area))
 
 

@@ -21,9 +21,9 @@ import cv2
 import numpy as np
 from shapely.geometry import Polygon
 
-from referee.dimensions import DEFAULT, Dimensions
+from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
 from referee.scene import tenth_degree
-from vision.piecepack import profile as pp
+from vision.piecepack import profile as pp, standnet
 from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw
 from vision.piecepack.solids import COIN_THICKNESS
 from vision.piecepack.stock import stock_colour
@@ -74,6 +74,8 @@ SINGLE_IOU = 0.8           # a blob this well explained by one piece is not spli
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 CLEAR_IOU = 0.93           # a piece explained this well is not hidden in part by another
 BASE_OVERLAP = 0.25        # standing pieces' bases overlapping more than this of the smaller: one is a scrap
+IOU_SCALE = 0.02           # a pyramid's letter: the network's log probability + the silhouette's overlap / this
+NO_PIECE = 0.8             # a standing piece the network reads as no piece this probably is dropped
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
 TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
@@ -311,6 +313,7 @@ class PiecepackDetector:
         where = Places(on, off, _reach(hands, HAND_REACH / s), arms)
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
+        standing = self._read_again(pv, standing, places)
         found_hide = under_pieces | under_coins
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
             if tile["confidence"] < SURE:
@@ -637,6 +640,25 @@ class PiecepackDetector:
             covered = _painted(found, classes.shape)
         return [fit[0] for _, fit, _ in found], covered
 
+    def _read_again(self, pv: PlaneView, standing: list[dict], tiles: list[dict]) -> list[dict]:
+        """The standing pieces as the standing-piece network reads them: a piecepack pyramid's
+        letter the one that the network and the silhouette's overlap with each letter's
+        outline agree on best (log probability + overlap / IOU_SCALE); a piece the network
+        reads as no piece with probability NO_PIECE or more left out."""
+        ious = [f.pop("_ious", None) for f in standing]
+        if not standing or not standnet.available():
+            return standing
+        crops = [standnet.crop(pv, f["x"], f["y"], self.dims.tile_thickness
+                               if _over_tile((f["x"], f["y"]), tiles, self.dims.tile) else 0.0) for f in standing]
+        kept = []
+        for f, p, iou in zip(standing, standnet.probabilities(np.stack(crops)), ious):
+            if p[-1] >= NO_PIECE:
+                continue
+            if iou is not None:
+                f["size"] = PP_LETTERS[int(np.argmax(np.log(p[:len(PP_LETTERS)] + 1e-6) + np.array(iou) / IOU_SCALE))]
+            kept.append(f)
+        return kept
+
     def _scraps(self, fits: list) -> set[int]:
         """Indices of the fits that are the smaller of two whose bases overlap by more than
         BASE_OVERLAP of the smaller base: solid pieces cannot, so it is a scrap (a part of the
@@ -727,6 +749,7 @@ class PiecepackDetector:
         fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
         if fit.shape.type == "pp_pyramid":
             fields.update(size=fit.shape.size, pose="standing")
+            fields["_ious"] = [fitter.score(sh, *fitter.place(sh, fit.yaw), fit.yaw).iou for sh in PYRAMIDS]
         elif fit.shape.type == "die":
             fields["rank"], conf = self._read_die(pv, fit, z0, blob.label)
             fields["confidence"] = round(min(conf, _iou_conf(fit.iou)), 2)
