@@ -12,6 +12,7 @@ from referee.dimensions import DEFAULT
 from vision.detector import Detector
 from vision.evaluation import match_nearest, sample_images
 from vision.piecepack import standnet
+from vision.piecepack.evaluation import score
 from vision.piecepack.pipeline import view_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,5 +65,21 @@ def test_pyramids_a_lamp_washes_out_are_read_with_the_network(lamp_frame, monkey
     silhouette alone gives."""
     alone, found = _letters_right(lamp_frame, monkeypatch, False)
     with_net, found_too = _letters_right(lamp_frame, monkeypatch, True)
-    assert found == found_too >= 15
-    assert with_net > found / 2 and with_net >= alone + 3, (alone, with_net, found)
+    assert found_too >= found >= 15
+    assert with_net > found_too / 2 and with_net >= alone + 3, (alone, with_net, found, found_too)
+
+
+def _missing_and_extra(frame, monkeypatch, network: bool) -> tuple[int, int]:
+    image, truth, hidden, cal = frame
+    monkeypatch.setattr(standnet, "available", lambda path=standnet.MODEL: network)
+    seen = score(truth, Detector(load(cal)).detect(cv2.imread(str(image)), "icefloe"), hidden, [])
+    return seen.missing, seen.extra
+
+
+def test_pieces_the_silhouette_explains_poorly_are_kept_when_the_network_is_sure(lamp_frame, monkeypatch):
+    """Pieces whose washed-out outline a shape explains only in part (overlap 0.5 to 0.7) are
+    dropped by the silhouette alone, and kept where the network is sure there is a piece: on the
+    lamp frame three pieces fewer are missed, with no more extra ones."""
+    missed_alone, extra_alone = _missing_and_extra(lamp_frame, monkeypatch, False)
+    missed, extra = _missing_and_extra(lamp_frame, monkeypatch, True)
+    assert missed <= missed_alone - 3 and extra <= extra_alone, (missed_alone, missed, extra_alone, extra)

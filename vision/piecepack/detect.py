@@ -76,6 +76,8 @@ CLEAR_IOU = 0.93           # a piece explained this well is not hidden in part b
 BASE_OVERLAP = 0.25        # standing pieces' bases overlapping more than this of the smaller: one is a scrap
 IOU_SCALE = 0.02           # a pyramid's letter: the network's log probability + the silhouette's overlap / this
 NO_PIECE = 0.8             # a standing piece the network reads as no piece this probably is dropped
+DOUBT_IOU = 0.5            # a part explained this well (under MIN_IOU) is kept when the network is sure it
+SURE_PIECE = 0.1           # ... is a piece (no piece at most this probable)
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
 TOKENS = tuple(sh for sh in SHAPES if sh.type != "pp_pyramid")
@@ -634,6 +636,9 @@ class PiecepackDetector:
             if fit is not None and fit[1].iou >= MIN_IOU:
                 found.append((part, fit, own_print))
                 _paint_fit(covered, part, fit[1])
+            elif fit is not None and fit[1].iou >= DOUBT_IOU:
+                fit[0]["_doubtful"] = True
+                found.append((part, fit, own_print))
         scraps = self._scraps([fit[1] for _, fit, _ in found])
         if scraps:
             found = [item for k, item in enumerate(found) if k not in scraps]
@@ -644,15 +649,18 @@ class PiecepackDetector:
         """The standing pieces as the standing-piece network reads them: a piecepack pyramid's
         letter the one that the network and the silhouette's overlap with each letter's
         outline agree on best (log probability + overlap / IOU_SCALE); a piece the network
-        reads as no piece with probability NO_PIECE or more left out."""
+        reads as no piece with probability NO_PIECE or more left out, and a doubtful one (a
+        part its shape explains less well than MIN_IOU) unless the network is sure it is a
+        piece. Without the network doubtful pieces are left out."""
         ious = [f.pop("_ious", None) for f in standing]
+        doubtful = [f.pop("_doubtful", False) for f in standing]
         if not standing or not standnet.available():
-            return standing
+            return [f for f, d in zip(standing, doubtful) if not d]
         crops = [standnet.crop(pv, f["x"], f["y"], self.dims.tile_thickness
                                if _over_tile((f["x"], f["y"]), tiles, self.dims.tile) else 0.0) for f in standing]
         kept = []
-        for f, p, iou in zip(standing, standnet.probabilities(np.stack(crops)), ious):
-            if p[-1] >= NO_PIECE:
+        for f, p, iou, doubt in zip(standing, standnet.probabilities(np.stack(crops)), ious, doubtful):
+            if p[-1] >= (SURE_PIECE if doubt else NO_PIECE):
                 continue
             if iou is not None:
                 f["size"] = PP_LETTERS[int(np.argmax(np.log(p[:len(PP_LETTERS)] + 1e-6) + np.array(iou) / IOU_SCALE))]
