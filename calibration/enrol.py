@@ -32,10 +32,10 @@ from calibration.layout import cards_layout
 from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
 from referee.scene import Piece, Scene
 from vision.piecepack import profile as pp
-from vision.piecepack.detect import die_body, flatten, sample
+from vision.piecepack.detect import die_body, flatten
 from vision.piecepack.shapes import Shape, outline, raster
 from vision.piecepack.solids import COIN_THICKNESS, circle, square
-from vision.piecepack.view import PlaneView, on_plane, plane_view
+from vision.piecepack.view import PlaneView, on_plane, plane_view, sample
 
 AREA = (400.0, 400.0)
 KINDS = ("faces", "backs", "pyramids")

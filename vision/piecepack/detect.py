@@ -27,7 +27,7 @@ from vision.piecepack import profile as pp, standnet
 from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw
 from vision.piecepack.solids import COIN_THICKNESS
 from vision.piecepack.stock import stock_colour
-from vision.piecepack.view import PlaneView, on_plane, raise_point
+from vision.piecepack.view import PlaneView, on_plane, patch_to_view, raise_point, sample
 
 OPEN_MM = 5.0              # wider than any printed stroke (and the joins of strokes)
 MIN_CORE_MM2 = 60.0        # what is left of a piece after that opening is at least this
@@ -110,20 +110,11 @@ def fill_holes(mask: np.ndarray, max_px: float | None = None) -> np.ndarray:
     return mask | holes
 
 
-def _patch_to_view(pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
-    """The affine map (2x3) from a patch's pixels to the view's (see `sample`)."""
-    c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    k = step / pv.top.mm_per_px
-    A = np.array([[k * c, -k * si], [k * si, k * c]])
-    off = pv.px(xy)[0] - A @ np.array([n / 2 - 0.5, n / 2 - 0.5])
-    return np.hstack([A, off[:, None]])
-
-
 def _paint(view_mask: np.ndarray, patch: np.ndarray, pv: PlaneView, xy, angle: float, step: float) -> None:
     """Paint a patch of labels (sampled as `sample` samples) back into a view-sized label
     image, in place, keeping the larger label where both are set."""
     n = patch.shape[0]
-    M = _patch_to_view(pv, xy, angle, n, step)
+    M = patch_to_view(pv, xy, angle, n, step)
     corners = M[:, :2] @ np.array([[0, 0, n, n], [0, n, 0, n]]) + M[:, 2:]
     h, w = view_mask.shape
     x0, y0 = np.maximum(np.floor(corners.min(axis=1)).astype(int) - 1, 0)
@@ -134,16 +125,6 @@ def _paint(view_mask: np.ndarray, patch: np.ndarray, pv: PlaneView, xy, angle: f
     M[:, 2] -= (x0, y0)
     np.maximum(view_mask[y0:y1, x0:x1], cv2.warpAffine(patch, M, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST),
                out=view_mask[y0:y1, x0:x1])
-
-
-def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
-    """An n x n patch of `image` (a view-sized array) centred at table point `xy`, its x axis
-    along `angle` degrees, `step` mm per pixel."""
-    if step / pv.top.mm_per_px > 1.5 and image.dtype != np.uint8:     # coarser than the view: average
-        return cv2.resize(sample(image, pv, xy, angle, 2 * n, step / 2), (n, n), interpolation=cv2.INTER_AREA)
-    M = _patch_to_view(pv, xy, angle, n, step)
-    return cv2.warpAffine(image, M, (n, n), flags=(cv2.INTER_NEAREST if image.dtype == np.uint8 else cv2.INTER_LINEAR)
-                          | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _solid(mask: np.ndarray, s: float, core_mm2: float = MIN_CORE_MM2) -> np.ndarray:
@@ -543,7 +524,7 @@ class PiecepackDetector:
                 shift, cos, turned = (dx[near[j]], dy[near[j]]), fit[j], step
         if cos <= -1.0:
             return None
-        M = _patch_to_view(pv, xy, angle + turned, n, pp.TILE_MM)
+        M = patch_to_view(pv, xy, angle + turned, n, pp.TILE_MM)
         col, row = M[:, :2] @ np.array([shift[0] + n / 2 - 0.5, shift[1] + n / 2 - 0.5]) + M[:, 2]
         return tuple(float(v) for v in pv.mm(col, row)), angle + turned
 

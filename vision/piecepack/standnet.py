@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from referee.dimensions import PP_LETTERS
-from vision.piecepack.view import PlaneView, on_plane
+from vision.piecepack.view import PlaneView, on_plane, sample
 
 CLASSES = PP_LETTERS + ("die", "pawn", "none")
 CROP_MM = 40.0             # side of the square crop, mm
@@ -38,13 +38,7 @@ def crop(pv: PlaneView, x: float, y: float, z0: float) -> np.ndarray:
     top = on_plane(np.array([x, y]), pv.centre, z0 + MID_HEIGHT, pv.height)
     lean = base - np.asarray(pv.centre[:2], np.float64)
     turn = math.degrees(math.atan2(lean[1], lean[0])) if np.hypot(*lean) > 1e-6 else 0.0
-    step = CROP_MM / CROP_PX
-    k = step / pv.top.mm_per_px
-    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-    A = np.array([[k * c, -k * s], [k * s, k * c]])
-    off = pv.px((base + top) / 2)[0] - A @ np.array([CROP_PX / 2 - 0.5, CROP_PX / 2 - 0.5])
-    patch = cv2.warpAffine(pv.logratio, np.hstack([A, off[:, None]]), (CROP_PX, CROP_PX),
-                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    patch = sample(pv.logratio, pv, (base + top) / 2, turn, CROP_PX, CROP_MM / CROP_PX)
     return np.ascontiguousarray(np.clip(patch, -CLIP, CLIP).transpose(2, 0, 1), np.float32)
 
 

@@ -8,6 +8,7 @@ level and falloff: every pixel becomes a log ratio to the cloth under the same l
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -98,3 +99,22 @@ def plane_view(frame: np.ndarray, fit: PlaneFit, K: np.ndarray, dist, region, he
     top = TopView(top.image, top.origin, top.mm_per_px, centre)
     logratio = cv2.LUT(top.image, LOG) - cloth_model(top.image, max(2, int(BORDER / mm_per_px)))
     return PlaneView(top, height, logratio)
+
+
+def patch_to_view(pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
+    """The affine map (2x3) from a patch's pixels to the view's (see `sample`)."""
+    c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    k = step / pv.top.mm_per_px
+    A = np.array([[k * c, -k * si], [k * si, k * c]])
+    off = pv.px(xy)[0] - A @ np.array([n / 2 - 0.5, n / 2 - 0.5])
+    return np.hstack([A, off[:, None]])
+
+
+def sample(image: np.ndarray, pv: PlaneView, xy, angle: float, n: int, step: float) -> np.ndarray:
+    """An n x n patch of `image` (a view-sized array) centred at table point `xy`, its x axis
+    along `angle` degrees, `step` mm per pixel."""
+    if step / pv.top.mm_per_px > 1.5 and image.dtype != np.uint8:     # coarser than the view: average
+        return cv2.resize(sample(image, pv, xy, angle, 2 * n, step / 2), (n, n), interpolation=cv2.INTER_AREA)
+    M = patch_to_view(pv, xy, angle, n, step)
+    return cv2.warpAffine(image, M, (n, n), flags=(cv2.INTER_NEAREST if image.dtype == np.uint8 else cv2.INTER_LINEAR)
+                          | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
