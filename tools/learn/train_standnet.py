@@ -21,10 +21,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from referee.dimensions import PP_LETTERS
 from tools.learn import batches, onnx_check
 from vision.piecepack.standnet import CLASSES
-
-LETTERS = 6                 # CLASSES' first six: the pyramids' letters
 
 
 def model() -> nn.Module:
@@ -50,7 +49,7 @@ def accuracy(net, x, label) -> tuple[float, float]:
     net.eval()
     with torch.no_grad():
         read = torch.cat([net(x[i:i + 256]) for i in range(0, len(x), 256)]).argmax(1)
-    pyramid = label < LETTERS
+    pyramid = label < len(PP_LETTERS)      # CLASSES begin with the letters
     return (read == label).float().mean().item(), (read == label)[pyramid].float().mean().item()
 
 

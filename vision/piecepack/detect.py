@@ -641,7 +641,7 @@ class PiecepackDetector:
                                if _over_tile((f["x"], f["y"]), tiles, self.dims.tile) else 0.0) for f in standing]
         kept = []
         for f, p, iou, doubt in zip(standing, standnet.probabilities(np.stack(crops)), ious, doubtful):
-            if p[-1] >= (SURE_PIECE if doubt else NO_PIECE):
+            if p[standnet.NONE] >= (SURE_PIECE if doubt else NO_PIECE):
                 continue
             if iou is not None:
                 f["size"] = PP_LETTERS[int(np.argmax(np.log(p[:len(PP_LETTERS)] + 1e-6) + np.array(iou) / IOU_SCALE))]

@@ -24,6 +24,7 @@ from referee.dimensions import PP_LETTERS
 from vision.piecepack.view import PlaneView, on_plane, sample
 
 CLASSES = PP_LETTERS + ("die", "pawn", "none")
+NONE = CLASSES.index("none")
 CROP_MM = 40.0             # side of the square crop, mm
 CROP_PX = 64               # its side in pixels
 MID_HEIGHT = 15.0          # mm: the crop is centred half-way up a piece this tall
