@@ -24,7 +24,7 @@ from referee.geometry import footprint
 from tools.learn import sets
 from vision.detector import Detector
 from vision.piecepack.pipeline import GAMES, view_of
-from vision.piecepack.standnet import CLASSES, crop
+from vision.piecepack.standnet import CLASSES, NONE, crop
 
 STANDING = ("pp_pyramid", "die", "pawn")
 JITTER_MM = 1.0
@@ -56,7 +56,7 @@ def frame_crops(detector: Detector, frame, truth, hidden: set, rng: random.Rando
         if coin.id not in hidden:
             xs.append(crop(view, coin.x + rng.gauss(0, JITTER_MM), coin.y + rng.gauss(0, JITTER_MM),
                            z0(coin.x, coin.y)))
-            labels.append(CLASSES.index("none"))
+            labels.append(NONE)
     w, h = truth.area
     wanted, tries = len(xs) // 2, 0
     while wanted and tries < 50 * len(xs):
@@ -64,7 +64,7 @@ def frame_crops(detector: Detector, frame, truth, hidden: set, rng: random.Rando
         x, y = rng.uniform(10, w - 10), rng.uniform(10, h - 10)
         if all(np.hypot(p.x - x, p.y - y) >= NONE_CLEAR_MM for p in standing):
             xs.append(crop(view, x, y, z0(x, y)))
-            labels.append(CLASSES.index("none"))
+            labels.append(NONE)
             wanted -= 1
     return xs, labels
 
