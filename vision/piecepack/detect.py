@@ -38,7 +38,7 @@ MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of 
 MIN_COIN_MM2 = 120.0
 NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
 MAX_CLOTH = 0.5            # unless this share of it at most is cloth and it is no arm's (`_mark_skin`)
-NOT_A_COIN = 0.55          # match error (1 - cosine) above which no coin side explains a coin-coloured disc
+NOT_A_COIN = 0.4           # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
 ISLAND_COINS = 3.0        # an island of the tiles' card no larger than this many coins may be coins
 ISLAND_IOU = 0.7          # ... when it is a coin's disc this closely
@@ -796,9 +796,10 @@ class PiecepackDetector:
         return out
 
     def _read_coin(self, pv: PlaneView, xy, classes, kind: int = COIN) -> dict | None:
-        """The coin at `xy`, its stock of colour class `kind`: its side, suit or rank and turn;
-        None when no side explains it (match error over NOT_A_COIN: plain card of the coins'
-        colour, as some editions' tiles are)."""
+        """The coin at `xy` (moved by up to a millimetre: a disc's centre is found to about that),
+        its stock of colour class `kind`: its side, suit or rank and turn; None when no side
+        explains it (match error over NOT_A_COIN: plain card of the coins' colour, as some
+        editions' tiles are)."""
         n = self.profile.coins[next(iter(self.profile.coins))].shape[0]
         patch = sample(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM)
         cls = sample(classes, pv, xy, 0.0, n, pp.COIN_MM)
@@ -807,7 +808,8 @@ class PiecepackDetector:
             patch.reshape(-1, 3), axis=0)
         yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
-        name, turn, conf, error = _match(patch - level, inside, self._coins)[:4]
+        name, turn, conf, error = _match_shifted(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM, inside, self._coins,
+                                                 level=level)[:4]
         if error > NOT_A_COIN:
             return None
         side, what = name.split("-")
