@@ -66,6 +66,8 @@ SURE = 0.5
 SETTLE_SHIFT = 3           # an unsure tile is moved by up to this many pixels and turned by
 SETTLE_TURN = 1.5          # this many degrees to fit its suit's shared art
 MIN_CARD = 0.2             # a tile whose card classes show less of it (a back misread) is levelled on its median
+CARD_SHARE = 0.5           # ... one whose card classes show less than this is levelled on its dominant colour:
+DOMINANT = 0.25            # the pixels within this (log ratio, each channel) of its median
 BACK_STEP = 2.0            # mm per pixel the backs' print is looked for at
 BACK_NCC = 0.45            # ... and the correlation a back shows there at least
 BACK_OVERLAP = 0.8         # such a back (or tile in shade) may overlap a box found by a fifth of its side
@@ -490,14 +492,20 @@ class PiecepackDetector:
 
     def _tile_patches(self, pv: PlaneView, xy, angle: float, classes, covered, pad: int):
         """(classes, seen, log ratio) patches of a tile, `pad` pixels wider on each side than
-        the templates; the log ratio flattened on the stock seen inside the tile."""
+        the templates; the log ratio flattened on the stock seen inside the tile, or where the
+        card classes show less than half of it (a back whose print is the faces' stock, its
+        own card taken for a suit's colour), on its dominant colour."""
         n = self.profile.tiles["back"].shape[0] + 2 * pad
         cls = sample(classes, pv, xy, angle, n, pp.TILE_MM)
         seen = (sample(covered, pv, xy, angle, n, pp.TILE_MM) == 0) & (cls != pp.UNKNOWN)
         inside = np.zeros((n, n), bool)
         inside[pad:n - pad, pad:n - pad] = True
-        card = np.isin(cls, CARD) & seen & inside
-        return cls, seen, flatten(sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM), card, int(MIN_CARD * inside.sum()))
+        patch = sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM)
+        shown = seen & inside
+        card = np.isin(cls, CARD) & shown
+        if np.count_nonzero(card) < CARD_SHARE * np.count_nonzero(shown):    # the card's colour misread
+            card = shown & (np.abs(patch - np.median(patch[shown], axis=0)).max(axis=2) < DOMINANT)
+        return cls, seen, flatten(patch, card, int(MIN_CARD * inside.sum()))
 
     def _settle(self, pv: PlaneView, xy, angle: float, suit: str, turn: int, classes, covered):
         """The tile's centre and turn (xy, angle) moved by up to SETTLE_SHIFT pixels, then turned
