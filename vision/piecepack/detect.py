@@ -70,6 +70,7 @@ CARD_SHARE = 0.5           # ... one whose card classes show less than this is l
 DOMINANT = 0.25            # the pixels within this (log ratio, each channel) of its median
 BACK_STEP = 2.0            # mm per pixel the backs' print is looked for at
 BACK_NCC = 0.45            # ... and the correlation a back shows there at least
+BACK_TURN = 5.0            # ... in turns this far apart (and as the tiles found lie)
 BACK_OVERLAP = 0.8         # such a back (or tile in shade) may overlap a box found by a fifth of its side
 HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
@@ -363,26 +364,33 @@ class PiecepackDetector:
     def _backs_found(self, pv: PlaneView, tiles: list[dict], classes, covered) -> list[dict]:
         """The tile boxes with the face-down tiles found by their backs' print (normalised
         cross-correlation with the back's template, at BACK_STEP mm per pixel, turned as the
-        tiles found lie) where the colour classes missed their card (a back near the cloth's
-        colour, a shadow over it), each read and kept when it reads as a back. A box no face
-        explains that such a back overlaps (a box cut across two backs) is left out."""
+        tiles found lie, or in the turn, by BACK_TURN degrees, where the print fits best: the
+        boxes found may be few, or none where every tile lies face down, its card misread)
+        where the colour classes missed their card (a back near the cloth's colour, a shadow
+        over it), each read and kept when it reads as a back. A box no face explains that
+        such a back overlaps (a box cut across two backs) is left out."""
         s = pv.top.mm_per_px
         known = [t for t in tiles if not t["_skin"]]
-        if not known or "back" not in self.profile.tiles:
+        if "back" not in self.profile.tiles:
             return tiles
-        angle = float(np.median([t["_angle"] for t in known]))
         back = self.profile.tiles["back"]
         n = int(round(back.shape[0] * pp.TILE_MM / BACK_STEP))
-        art = cv2.resize(back, (n, n), interpolation=cv2.INTER_AREA)
-        flat = art.reshape(-1, 3) - art.reshape(-1, 3).mean(axis=0)
+        small = cv2.resize(back, (n, n), interpolation=cv2.INTER_AREA)
+        flat = small.reshape(-1, 3) - small.reshape(-1, 3).mean(axis=0)
         axis = np.linalg.eigh(flat.T @ flat)[1][:, -1]          # the print's strongest contrast
-        art = cv2.warpAffine((art @ axis).astype(np.float32), cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), angle, 1.0),
-                             (n, n), borderMode=cv2.BORDER_REFLECT)
         k = BACK_STEP / s
         view = (cv2.resize(pv.logratio, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA) @ axis).astype(np.float32)
         if view.shape[0] <= n or view.shape[1] <= n:
             return tiles
-        fit = cv2.matchTemplate(view, art, cv2.TM_CCOEFF_NORMED)
+
+        def fit_at(angle: float) -> np.ndarray:
+            art = cv2.warpAffine((small @ axis).astype(np.float32), cv2.getRotationMatrix2D(
+                ((n - 1) / 2, (n - 1) / 2), angle, 1.0), (n, n), borderMode=cv2.BORDER_REFLECT)
+            return cv2.matchTemplate(view, art, cv2.TM_CCOEFF_NORMED)
+
+        turns = list(np.arange(0.0, 90.0, BACK_TURN)) + ([float(np.median([t["_angle"] for t in known]))] if known else [])
+        # the turn whose correlation peaks show the most backs, most clearly
+        fit, angle = max(((fit_at(a), float(a)) for a in turns), key=lambda fa: float(np.sum(fa[0][fa[0] >= BACK_NCC])))
         peaks = (fit >= BACK_NCC) & (fit >= cv2.dilate(fit, np.ones((n // 2 | 1,) * 2, np.uint8)))
         fine = cv2.warpAffine((back @ axis).astype(np.float32), cv2.getRotationMatrix2D(
             ((back.shape[1] - 1) / 2, (back.shape[0] - 1) / 2), angle, 1.0), back.shape[:2][::-1], borderMode=cv2.BORDER_REFLECT)
