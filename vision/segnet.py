@@ -20,6 +20,7 @@ NET_MM = 2.0          # mm per pixel the network sees
 STRIDE = 8            # the input's sides are padded to a multiple of this
 CLIP = 3.0            # log ratios are clipped to +-CLIP (a black piece on white paper is about -3)
 MODEL = Path(__file__).with_name("models") / "segnet.onnx"
+PIECEPACK = MODEL.with_name("ppsegnet.onnx")     # the same classes on the piecepack's top view
 ARM_ID = 1000         # the photoreal generator's id of an arm in its per-pixel piece ids
 
 

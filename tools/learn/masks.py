@@ -1,6 +1,7 @@
 """Extract the segmentation network's inputs and per-pixel truth from rendered frames.
 
     python -m tools.learn.masks photoreal/train --fast icehouse:60000 icepirates:60000 -o masks.npz
+    python -m tools.learn.masks --piecepack photoreal-dense/train --fast icefloe:50000 -o ppmasks.npz
 
 A photoreal folder holds frames with the per-pixel piece ids the generator writes
 (`sNNNN-fK-ids.png`) and the calibrations `tools.photoreal.calibrate` made. `--fast GAME:SEED`
@@ -8,7 +9,9 @@ renders a sample set of the fast renderer (`vision.samples.plan`, as `icetable r
 --seed SEED` would) in memory, with its truth classes (`vision.render.classes`). Each frame goes
 through the detector's own front end with its calibration (`Detector.look`), so the inputs are
 what the network sees at run time, and its truth is carried onto the same top view
-(`vision.topview.warp_labels`). Pixels of the padding are labelled 255 (ignored).
+(`vision.topview.warp_labels`). Pixels of the padding are labelled 255 (ignored). With
+`--piecepack`, the frames are IceFloe and Iceberg ones and the view the piecepack's
+(`tools.learn.ppmasks`).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ import numpy as np
 from calibration.calibfile import CalibrationError, load
 from vision.detector import Detector, FrameError
 from vision.evaluation import sample_images
+from vision.piecepack.pipeline import GAMES as PIECEPACK_GAMES
 from vision.render.frame import classes
 from vision.samples import plan, planned_calibration, render_planned
 from vision.segnet import classes_of, net_input, net_size
@@ -44,9 +48,9 @@ def frame_masks(detector: Detector, frame: np.ndarray, truth: np.ndarray, game: 
     return x.astype(np.float16), y
 
 
-def photoreal(folder: Path):
+def photoreal(folder: Path, games: tuple = GAMES):
     """(name, calibration, frame, truth classes, game) of each frame of a photoreal folder."""
-    for image, truth, _, cal_path in sample_images(folder, GAMES):
+    for image, truth, _, cal_path in sample_images(folder, games):
         ids = cv2.imread(str(image.with_name(image.stem + "-ids.png")), cv2.IMREAD_UNCHANGED)
         if ids is None:
             raise FileNotFoundError(f"{image.stem}-ids.png missing")
@@ -67,15 +71,21 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folders", nargs="*")
     p.add_argument("--fast", nargs="*", default=[], metavar="GAME:SEED")
+    p.add_argument("--piecepack", action="store_true", help="IceFloe and Iceberg frames, on the piecepack's view")
     p.add_argument("-o", "--out", required=True)
     args = p.parse_args(argv)
-    sources = [photoreal(Path(f)) for f in args.folders]
-    sources += [fast(g, int(s)) for g, s in (spec.split(":") for spec in args.fast)]
+    if args.piecepack:
+        from tools.learn import ppmasks      # it imports this module
+        games, masks_of, rendered = PIECEPACK_GAMES, ppmasks.frame_masks, ppmasks.fast
+    else:
+        games, masks_of, rendered = GAMES, frame_masks, fast
+    sources = [photoreal(Path(f), games) for f in args.folders]
+    sources += [rendered(g, int(s)) for g, s in (spec.split(":") for spec in args.fast)]
     arrays, names = {}, []
     for source in sources:
         for name, calibration, frame, truth, game in source:
             try:
-                x, y = frame_masks(Detector(calibration(), reread=None, segment_model=None), frame, truth, game)
+                x, y = masks_of(Detector(calibration(), reread=None, segment_model=None), frame, truth, game)
             except (CalibrationError, FrameError) as exc:
                 print(f"{name}: skipped ({str(exc).splitlines()[0]})", file=sys.stderr)
                 continue

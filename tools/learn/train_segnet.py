@@ -65,8 +65,19 @@ def load(path: str) -> list[tuple[np.ndarray, np.ndarray, str]]:
     return [(d[f"x{k}"].astype(np.float32), d[f"y{k}"], str(name)) for k, name in enumerate(d["names"])]
 
 
-def batch(sets, n: int, rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """`n` random augmented windows of the frames, each training file drawn equally often."""
+def pool(rng: np.random.Generator, size: int, level: float) -> np.ndarray:
+    """(3, size, size) log-ratio offsets of a light pool the cloth model does not cancel (a
+    lamp's, a patch of sun): a Gaussian of random place and width, its level ~ N(0, `level`)
+    and each channel's tint ~ N(0, `level` / 2)."""
+    yy, xx = np.mgrid[0:size, 0:size] / size
+    (cx, cy), r = rng.uniform(-0.5, 1.5, 2), rng.uniform(0.3, 1.5)
+    field = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+    return (field[None] * (rng.normal(0, level) + rng.normal(0, level / 2, (3, 1, 1)))).astype(np.float32)
+
+
+def batch(sets, n: int, rng: np.random.Generator, pools: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """`n` random augmented windows of the frames, each training file drawn equally often;
+    with `pools`, each window under a light pool of that level (`pool`)."""
     xs, ys = [], []
     for _ in range(n):
         frames = sets[rng.integers(len(sets))]
@@ -79,6 +90,8 @@ def batch(sets, n: int, rng: np.random.Generator) -> tuple[torch.Tensor, torch.T
         if rng.random() < 0.5:
             px, py = px[:, :, ::-1], py[:, ::-1]
         px = px + rng.normal(0, 0.08) + rng.normal(0, 0.04, (3, 1, 1)) + rng.normal(0, 0.02, px.shape)
+        if pools:
+            px = px + pool(rng, PATCH, pools)
         xs.append(np.ascontiguousarray(px, np.float32))
         ys.append(np.ascontiguousarray(py, np.int64))
     return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
@@ -110,6 +123,7 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=100, help="batches per epoch")
     p.add_argument("--batch", type=int, default=24)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--pools", type=float, default=0.0, help="level of the light pools added (0: none)")
     p.add_argument("-o", "--out", required=True)
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
@@ -126,7 +140,7 @@ def main(argv=None) -> int:
         net.train()
         start, total = time.time(), 0.0
         for _ in range(args.steps):
-            xb, yb = batch(sets, args.batch, rng)
+            xb, yb = batch(sets, args.batch, rng, args.pools)
             loss = loss_fn(net(xb.to(device)), yb.to(device))
             opt.zero_grad()
             loss.backward()

@@ -23,6 +23,7 @@ from shapely.geometry import Polygon
 
 from referee.dimensions import DEFAULT, PP_LETTERS, Dimensions
 from referee.scene import tenth_degree
+from vision import segnet
 from vision.piecepack import profile as pp, standnet
 from vision.piecepack.shapes import SHAPES, Fitter, blob_yaw
 from vision.piecepack.solids import COIN_THICKNESS
@@ -49,11 +50,10 @@ HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is p
 MIN_HIDER_PX = 40          # ... when pieces stand beyond that edge
 SMALL_STOCK = 0.82         # stock this much shorter than a tile both ways, with nothing hiding the rest,
                            # is no tile (a check of a gingham cloth the card's colour)
-HAND_AREA = 3500.0         # mm^2: an area this large ...
-HAND_WIDTH = 24.0          # mm: ... and this wide (wider than any piece) is a hand or an arm
+HAND_P = 0.5               # a pixel the segmentation network reads as a hand this probably is one,
+HAND_AREA = 1750.0         # mm^2: in an area this large at least
 HAND_REACH = 12.0          # mm: a piece this close to one may be partly under it
 HAND_EDGE = 3.0            # mm: the blur of an arm's outline at the resolution it is found
-SKIN_TINT = 0.06           # a tint (log ratio, brightness left out) this far from the cloth's is no cloth
 HALF_SIZE = {"tile": 25.4, "coin": 9.5}
 FRAGMENT = 0.02            # stock areas this large (share of a tile) may be parts of one tile
 MIN_TILE_SHARE = 0.3       # ... which, joined, show at least this much of it,
@@ -273,6 +273,7 @@ class PiecepackDetector:
         stock = stock_colour(pv.logratio, s, self.dims.tile)
         classes = self.profile.classify(pv.logratio, stock)
         hands = _hands(classes, pv.logratio, s)
+        near = _round_arms(hands, classes, s)
         classes[hands > 0] = pp.UNKNOWN
         suited = _solid(_suit_coloured(classes).astype(np.uint8) * 255, s, 0.0)
         tiles = self._tile_boxes(pv, classes, suited | hands * 255)
@@ -296,7 +297,7 @@ class PiecepackDetector:
             for view, patch in zip((printed, turned), tile["_print"]):
                 _paint(view, patch, pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
-        where = Places(on, off, _reach(hands, HAND_REACH / s), arms)
+        where = Places(on, off, _reach(near | hands, HAND_REACH / s), arms)
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
         standing = self._read_again(pv, standing, places)
@@ -312,7 +313,7 @@ class PiecepackDetector:
                 tile.pop(key, None)
             tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
         found = tiles + standing + coins
-        _mark_near_hands(found, hands, pv)
+        _mark_near_hands(found, near | hands, pv)
         return found
 
     # --- tiles -------------------------------------------------------------------------------
@@ -981,7 +982,7 @@ def _mark_skin(tiles: list[dict], hands: np.ndarray, pv: PlaneView, side: float)
     little of it is cloth (a gap in the board is cloth) and either its print is in a suit's
     colour class (a face or back of an edition the profile knows badly: skin shows no such
     print) or it is not part of an arm: an arm comes in from beyond the view, so skin lies
-    within HAND_REACH of an arm found by its colour, of the view's edge, or of another such box
+    within HAND_REACH of an arm the network found, of the view's edge, or of another such box
     (the arm's skin taken for card runs on to the edge). A nearly blank face (a null with one
     small mark) away from any arm is a tile."""
     s = pv.top.mm_per_px
@@ -1129,56 +1130,37 @@ def _disc_centre(mask: np.ndarray, diameter_px: float) -> tuple[float, float]:
 
 
 def _hands(classes: np.ndarray, logratio: np.ndarray, s: float) -> np.ndarray:
-    """Hands and arms: areas of anything but cloth and tile stock wider than any piece (what
-    survives an opening by a HAND_WIDTH disc, at a quarter of the resolution) and larger than
-    HAND_AREA, an arm the view's edge cuts measured as if it went on beyond it). Skin as bright
-    as the cloth may be classed as cloth: what is tinted unlike the cloth (SKIN_TINT), at any
-    brightness, is not cloth here. uint8 mask of their pixels."""
-    card = np.isin(classes, CARD)
-    things = ((classes != pp.CLASSES.index("cloth")) & ~card).astype(np.uint8) * 255
-    h, w = things.shape
-    small = cv2.resize(things, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 64
-    stock = cv2.resize(card.astype(np.uint8) * 255, (w // 4, h // 4), interpolation=cv2.INTER_AREA) > 128
-    small |= (_tint(cv2.resize(logratio, (w // 4, h // 4), interpolation=cv2.INTER_AREA)) > SKIN_TINT) & ~stock
-    # an arm reaching in goes on beyond the view's edge: the edge's pixels are carried outward
-    # by a hand's width, so an arm the edge cuts narrow is still as wide and large as one
-    pad = int(HAND_WIDTH / (4 * s))
-    padded = cv2.copyMakeBorder(small.astype(np.uint8), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    wide = cv2.morphologyEx(padded, cv2.MORPH_OPEN, _disc(HAND_WIDTH, 4 * s))
-    n, labels, stats, _ = _components(wide)
-    x, y, bw, bh = (stats[1:, k] for k in range(4))
-    edge = (x == 0) | (y == 0) | (x + bw == wide.shape[1]) | (y + bh == wide.shape[0])
-    # an arm comes in from beyond the view (the players sit round the table); a large area all
-    # inside it is tiles or cloth the colour model misreads (a lamp's warm fall-off on the card)
-    big = np.nonzero((stats[1:, cv2.CC_STAT_AREA] * (4 * s) ** 2 >= HAND_AREA) & edge)[0] + 1
-    if not len(big):
+    """Hands and arms (uint8 mask of their pixels): where the piecepack segmentation network
+    (`vision.segnet.PIECEPACK`, trained on photoreal frames of this view: `tools/learn`) reads
+    a hand more probably than HAND_P, in parts of at least HAND_AREA that reach within
+    HAND_REACH of the view's edge (an arm comes in from beyond the view: a part all inside it
+    is a light pool on the cloth or the board), grown by HAND_EDGE (their outline's blur at
+    the network's resolution), less the solid pieces beside an arm. No hands without the
+    network. A colour rule found them before: skin is as near the colour of some editions'
+    backs as of their cards, and it took a board of dark red backs for part of the arm."""
+    h, w = classes.shape
+    if not segnet.available(segnet.PIECEPACK):
         return np.zeros((h, w), np.uint8)
-    arms = cv2.resize(np.isin(labels[pad:-pad, pad:-pad], big).astype(np.uint8), (w, h),
-                      interpolation=cv2.INTER_NEAREST)
-    grow = _disc(HAND_WIDTH / 2, s)
-    hands = np.zeros((h, w), np.uint8)
-    ax, ay, aw, ah = cv2.boundingRect(arms)       # grown on the arms' box only: the same, faster
-    r = grow.shape[0] // 2 + 1
-    box = slice(max(0, ay - r), min(h, ay + ah + r)), slice(max(0, ax - r), min(w, ax + aw + r))
-    hands[box] = cv2.dilate(arms[box], grow) & (things[box] > 0)
-    ys, xs = np.nonzero(hands[::8, ::8])
-    if not len(ys):
+    hand = segnet.channel(segnet.probabilities(logratio, s, segnet.PIECEPACK), "hand") > HAND_P
+    n, labels, stats, _ = _components(hand.astype(np.uint8))
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    m = HAND_REACH / s
+    keep = (area * s * s >= HAND_AREA) & ((x <= m) | (y <= m) | (x + bw >= w - m) | (y + bh >= h - m))
+    keep[0] = False
+    if not keep.any():
+        return np.zeros((h, w), np.uint8)
+    arms = cv2.dilate(np.where(keep, 1, 0).astype(np.uint8)[labels], _disc(HAND_EDGE, s))
+    return arms & (1 - _beside(classes, cv2.dilate(arms, _disc(HAND_EDGE, s)), s))
+
+
+def _round_arms(hands: np.ndarray, classes: np.ndarray, s: float) -> np.ndarray:
+    """The hands' pixels and those within HAND_REACH of them that are neither cloth nor card
+    (an arm's shadow, the pieces it half hides, the tile it covers): where pieces are judged
+    as near an arm."""
+    if not hands.any():
         return hands
-    reach = int(HAND_WIDTH / s)         # pieces beside the arms stand within this of their edge
-    x0, y0 = max(0, 8 * xs.min() - reach), max(0, 8 * ys.min() - reach)
-    x1, y1 = min(w, 8 * xs.max() + 8 + reach), min(h, 8 * ys.max() + 8 + reach)
-    edge = cv2.dilate(arms[y0:y1, x0:x1], _disc(HAND_EDGE, s))
-    hands[y0:y1, x0:x1] &= ~_beside(classes[y0:y1, x0:x1], edge, s)
-    return hands
-
-
-def _tint(logratio: np.ndarray) -> np.ndarray:
-    """How far each pixel's colour lies from the cloth's, its brightness left out (the length
-    of its log ratio less the mean over the channels): a shadow is untinted, skin is not."""
-    b, g, r = cv2.split(logratio)      # a channel at a time: numpy is slow over a last axis of 3
-    mean = (b + g + r) / np.float32(3)
-    b, g, r = b - mean, g - mean, r - mean
-    return np.sqrt(b * b + g * g + r * r)
+    things = ((classes != CLOTH) & ~np.isin(classes, CARD)).astype(np.uint8)
+    return hands | (cv2.dilate(hands, _disc(HAND_REACH, s)) & things)
 
 
 def _beside(classes: np.ndarray, arm: np.ndarray, s: float) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import cv2
 
-from calibration.homography import MatNotFound, find_markers, fit_plane
+from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
 from referee.scene import Scene, scene_from_dict
 from vision import detector as pipeline
 from vision.piecepack import profile as pp
@@ -35,20 +35,30 @@ def _detector_for(calibration, dims) -> PiecepackDetector:
     return _CACHE[key][1]
 
 
+def table_fit(detector, frame) -> PlaneFit:
+    """The table's homography in a BGR frame, from the mat's markers; FrameError when the frame
+    cannot be read or shows no mat."""
+    cal = detector.calibration
+    try:
+        return fit_plane(cal.layout, find_markers(pipeline.check_frame(frame)), cal.K, cal.dist)
+    except MatNotFound as exc:
+        raise pipeline.FrameError(f"no calibration mat in the frame: {exc}") from None
+
+
+def view_region(detector) -> tuple[float, float, float, float]:
+    """The table area the top view covers (x0, y0, x1, y1 mm): the play area and a margin."""
+    w, h = detector.calibration.layout.area
+    return -AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN
+
+
 def view_of(detector, frame) -> PlaneView:
     """The light-normalised top view of the tiles' tops in a BGR frame; `detector` is the
     `vision.detector.Detector` (its calibration and dimensions). FrameError when the frame
     cannot be read."""
-    gray = pipeline.check_frame(frame)
+    fit = table_fit(detector, frame)
     cal = detector.calibration
-    try:
-        fit = fit_plane(cal.layout, find_markers(gray), cal.K, cal.dist)
-    except MatNotFound as exc:
-        raise pipeline.FrameError(f"no calibration mat in the frame: {exc}") from None
-    w, h = cal.layout.area
-    region = (-AREA_MARGIN, -AREA_MARGIN, w + AREA_MARGIN, h + AREA_MARGIN)
     return plane_view(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), fit, cal.K,
-                      cal.dist, region, detector.dims.tile_thickness)
+                      cal.dist, view_region(detector), detector.dims.tile_thickness)
 
 
 def detect(detector, frame, game: str) -> Scene:

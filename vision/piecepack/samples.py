@@ -19,7 +19,7 @@ import numpy as np
 from calibration import enrol
 from calibration.calibfile import Calibration, default_colors, save
 from calibration.layout import cards_layout
-from referee.dimensions import DEFAULT, PP_LETTERS
+from referee.dimensions import DEFAULT
 from referee.iceberg.board import donut
 from referee.iceberg.scene import board_to_scene as iceberg_scene_of
 from referee.icefloe.board import Board
@@ -220,18 +220,24 @@ def scene_for(game: str, i: int, rng: random.Random) -> Scene:
     return iceberg_table(rng, (0, 6, 15, 30)[i % 4])
 
 
-def render_one(game: str, base_seed: int, i: int):
-    """(scene, rendered frame, camera, render facts for the truth file) of image `i` (from 0)
-    of the set `write_set` renders from `base_seed`."""
+def planned(game: str, base_seed: int, i: int):
+    """(scene, render config, render facts for the truth file) of image `i` (from 0) of the
+    set `write_set` renders from `base_seed`."""
     seed = base_seed + (0 if game == "icefloe" else 500) + i + 1
     rng = random.Random(seed)
     scene = scene_for(game, i, rng)
     light, hands = LIGHTS[i % len(LIGHTS)], int(i % 6 == 5)
     cam = camera(rng, scene.area)
-    frame = render(scene, cards_layout(*scene.area),
-                   random_config(seed, scene.area, SIZE, light=light, camera=cam, hands=hands))
-    return scene, frame, cam, {"seed": seed, "light": light, "hands": hands,
-                               "height_mm": round(-float(cam.C[2]), 1), "hidden": frame.hidden}
+    config = random_config(seed, scene.area, SIZE, light=light, camera=cam, hands=hands)
+    return scene, config, {"seed": seed, "light": light, "hands": hands, "height_mm": round(-float(cam.C[2]), 1)}
+
+
+def render_one(game: str, base_seed: int, i: int):
+    """(scene, rendered frame, camera, render facts for the truth file) of image `i` (from 0)
+    of the set `write_set` renders from `base_seed`."""
+    scene, config, facts = planned(game, base_seed, i)
+    frame = render(scene, cards_layout(*scene.area), config)
+    return scene, frame, config.camera, {**facts, "hidden": frame.hidden}
 
 
 def write_set(game: str, out_dir: Path, base_seed: int = 7000, report=None) -> list[Path]:
