@@ -55,7 +55,8 @@ BASE = 1.5               # mm: ... from this far inside it to this far outside
 LEEWAY = 4.0             # mm: how far from its place a piece's outline may lie for the check
 OUTLINED = 0.6           # the share of a piece's outline that must show that step
 MISSING = 1 / 8          # the share of each kind of piece that may be hidden or off its place
-SIDES = 2.0              # face up the tiles differ at least this many times more than face down
+SIDES = 1.5              # face up the tiles differ at least this many times more than face down
+BLOCKS = 4               # ... in the part of a tile's middle (of BLOCKS x BLOCKS) where they differ most
 INNER = np.pad(np.ones((TILE_N - 12,) * 2, bool), 6)     # a tile's patch inside its 3 mm border
 PLURAL = {"tile": "tiles", "coin": "coins", "die": "dice", "pp_pyramid": "pyramids", "pawn": "pawns"}
 
@@ -344,15 +345,25 @@ def check_places(pv: PlaneView, kind: str, name: str, dims: Dimensions = DEFAULT
 def variety(pv: PlaneView, dims: Dimensions = DEFAULT) -> float:
     """How much the 24 tiles' print differs among themselves (log ratio): the median over pairs
     of the RMS difference between one tile's middle and the best-aligned part of another
-    (within LEEWAY), blurred over 2 mm. Faces differ (suits, ranks); backs are alike."""
+    (within LEEWAY), blurred over 2 mm, in the BLOCKS x BLOCKS part of the middle where they
+    differ most. Faces differ (suits, ranks), where their marks and numerals are: an
+    edition's faces may be blank card but for a small numeral, and over the whole middle
+    they differed hardly more than its backs do by the light's fall-off and the print's
+    edges. Backs are alike everywhere."""
     m = int(LEEWAY / pp.TILE_MM)
     patches = (_tile_patch(pv, si, rank, dims) for si in range(len(pp.SUITS)) for rank in range(6))
     prints = [cv2.GaussianBlur(flatten(patch, INNER & (off < NEAR)), (0, 0), 2.0 / pp.TILE_MM)
               for patch, off in patches]
     middles = [p[m:-m, m:-m] for p in prints]
-    squared = [cv2.matchTemplate(p, c, cv2.TM_SQDIFF).min() for i, c in enumerate(middles)
-               for j, p in enumerate(prints) if i != j]
-    return float(np.sqrt(np.median(squared) / middles[0].size))
+    n = middles[0].shape[0] // BLOCKS
+    squared = []
+    for i, c in enumerate(middles):
+        for j, p in enumerate(prints):
+            if i != j:
+                r, q = np.unravel_index(int(np.argmin(cv2.matchTemplate(p, c, cv2.TM_SQDIFF))), (2 * m + 1, 2 * m + 1))
+                d = ((p[r:r + c.shape[0], q:q + c.shape[1]] - c) ** 2).sum(axis=2)
+                squared.append(d[:n * BLOCKS, :n * BLOCKS].reshape(BLOCKS, n, BLOCKS, n).mean(axis=(1, 3)).max())
+    return float(np.sqrt(np.median(squared)))
 
 
 def _check_sides(views: dict[str, list], dims: Dimensions) -> None:
