@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -73,6 +74,8 @@ BACK_NCC = 0.45            # ... and the correlation a back shows there at least
 BACK_TURN = 5.0            # ... in turns this far apart (and as the tiles found lie)
 BACK_OVERLAP = 0.8         # such a back (or tile in shade) may overlap a box found by a fifth of its side
 HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
+LIGHT_DIE = (0.6, 2.6)     # a light die's area beside the board, in tops' areas (its top and sides)
+MIN_GLYPH_MM2 = 1.0        # ... showing this much of a suit's colour inside
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
 CLEAR_IOU = 0.93           # a piece explained this well is not hidden in part by another
@@ -177,8 +180,8 @@ class Blob:
     full: np.ndarray | None = None   # the same piece grown back to its whole outline
 
 
-def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
-    """The 8-connected parts of a mask of at least `min_px` pixels, each in its box grown by
+def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12, max_px: float = math.inf):
+    """The 8-connected parts of a mask of `min_px` to `max_px` pixels, each in its box grown by
     `pad`, in the labelling's order. Labelled over the mask's bounding box (so grown) only, from
     an even corner: the block-based labelling numbers the parts as over the whole mask."""
     h, w = mask.shape
@@ -187,7 +190,7 @@ def _blobs(mask: np.ndarray, min_px: float, label: str, pad: int = 12):
     n, labels, stats, _ = _components(mask[y0:min(h, by + bh + pad), x0:min(w, bx + bw + pad)])
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if area < min_px:
+        if not min_px <= area <= max_px:
             continue
         x, y = x + x0, y + y0
         box = (max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad))
@@ -301,6 +304,7 @@ class PiecepackDetector:
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
         standing = self._read_again(pv, standing, places)
+        standing += self._light_dice(pv, classes, places, standing + coins, under_pieces | under_coins)
         found_hide = under_pieces | under_coins
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
             if tile["confidence"] < SURE:
@@ -761,6 +765,46 @@ class PiecepackDetector:
             fields["confidence"] = round(min(conf, _iou_conf(fit.iou)), 2)
         fields.setdefault("confidence", round(_iou_conf(fit.iou), 2))
         return fields, fit
+
+    def _light_dice(self, pv: PlaneView, classes, tiles, found: list[dict], covered) -> list[dict]:
+        """Dice of card-coloured stock (an edition's light dice, their glyph in the suit's
+        colour) beside the board: the suit-coloured blobs standing pieces are found from lose
+        their thin glyph to the opening. Areas of stock or coin wood shaped like a die (its top
+        and the sides that show: 0.6 to 2.6 tops' area, sides 0.8 to 1.9 tops', filling 70 % of
+        their rectangle) off every tile and clear of the pieces found, with a suit's colour
+        inside, where the standing-piece network reads a die more probably than not; the suit
+        is the colour most of the glyph shows, the rank read as any die's."""
+        if not standnet.available():
+            return []
+        s, d = pv.top.mm_per_px, self.dims.die
+        card = fill_holes(np.isin(classes, (STOCK, COIN)).astype(np.uint8) * 255)
+        nadir = np.asarray(pv.centre[:2], np.float64)
+        # the blob is the top and the sides: seen about half-way up, where the base shows moved out
+        lean = np.mean([(pv.centre[2] + pv.height) / (pv.centre[2] + z) for z in (0.0, d)])
+        out = []
+        for blob in _blobs(card, LIGHT_DIE[0] * d * d / s ** 2, "die", max_px=LIGHT_DIE[1] * d * d / s ** 2):
+            area = np.count_nonzero(blob.mask)
+            ys, xs = np.nonzero(blob.mask)
+            (cx, cy), (w, h), turn = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+            if not (0.8 * d <= min(w, h) * s and max(w, h) * s <= 1.9 * d) or area < 0.7 * w * h:
+                continue
+            x0, y0, x1, y1 = blob.box
+            xy = nadir + (pv.mm(cx + x0, cy + y0) - nadir) / lean
+            if _over_tile(xy, tiles, self.dims.tile) or covered[y0:y1, x0:x1][blob.mask > 0].mean() > 0.3 \
+                    or any(math.hypot(f["x"] - xy[0], f["y"] - xy[1]) < d for f in found + out):
+                continue
+            inside = classes[y0:y1, x0:x1][blob.mask > 0]
+            glyph = [np.count_nonzero(inside == k) for k in SUIT_IDS]
+            if max(glyph) < MIN_GLYPH_MM2 / s ** 2:
+                continue
+            p = standnet.probabilities(standnet.crop(pv, xy[0], xy[1], 0.0)[None])[0]
+            if p[standnet.CLASSES.index("die")] < 0.5:
+                continue
+            suit = pp.SUITS[int(np.argmax(glyph))]
+            rank, conf = self._read_die(pv, SimpleNamespace(x=xy[0], y=xy[1], yaw=turn % 90.0), 0.0, suit)
+            out.append({"type": "die", "x": round(float(xy[0]), 1), "y": round(float(xy[1]), 1), "suit": suit,
+                        "rank": rank, "angle": tenth_degree(turn % 90.0), "confidence": round(min(conf, float(p.max())), 2)})
+        return out
 
     def _read_die(self, pv: PlaneView, fit, z0: float, suit: str) -> tuple[int, float]:
         n = next(iter(self.profile.dice.values())).shape[0]
