@@ -293,6 +293,7 @@ class PiecepackDetector:
         skin = _skin(pv, tiles, classes, self.dims.tile)
         arms = hands.copy() if hands.any() else None     # not skin: that may be tile stock
         hands |= skin
+        near |= skin
         classes[skin > 0] = pp.UNKNOWN
         places, tiles = tiles, [t for t in tiles if _is_tile(t)]
         printed, turned = np.zeros(classes.shape, np.uint8), np.zeros(classes.shape, np.uint8)
@@ -300,7 +301,7 @@ class PiecepackDetector:
             for view, patch in zip((printed, turned), tile["_print"]):
                 _paint(view, patch, pv, (tile["x"], tile["y"]), tile["_angle"], pp.TILE_MM)
         on, off = PLACES.get(game, (SHAPES, SHAPES))
-        where = Places(on, off, _reach(near | hands, HAND_REACH / s), arms)
+        where = Places(on, off, _reach(near, HAND_REACH / s), arms)
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
         standing = self._read_again(pv, standing, places)
@@ -317,7 +318,7 @@ class PiecepackDetector:
                 tile.pop(key, None)
             tile["x"], tile["y"] = round(tile["x"], 1), round(tile["y"], 1)
         found = tiles + standing + coins
-        _mark_near_hands(found, near | hands, pv)
+        _mark_near_hands(found, near, pv)
         return found
 
     # --- tiles -------------------------------------------------------------------------------
@@ -1202,7 +1203,7 @@ def _round_arms(hands: np.ndarray, classes: np.ndarray, s: float) -> np.ndarray:
     (an arm's shadow, the pieces it half hides, the tile it covers): where pieces are judged
     as near an arm."""
     if not hands.any():
-        return hands
+        return hands.copy()
     things = ((classes != CLOTH) & ~np.isin(classes, CARD)).astype(np.uint8)
     return hands | (cv2.dilate(hands, _disc(HAND_REACH, s)) & things)
 
