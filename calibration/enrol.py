@@ -48,6 +48,10 @@ SHADE = (-0.45, -0.08)                       # log ratio of cloth in a shadow (n
 MAX_MAT_ERROR = 5.0                          # mm: cards laid out for another area fit worse (a lens calibrated
                                              # from one view fits the right ones up to 3 mm off; check_places tells the rest)
 REACH = 0.68                                 # a piece laid by hand is looked for this many sizes round its place
+TILE_TOLERANCE = 0.1                         # a face's coloured area is its top when its sides are this close to
+OUTLINE_REACH = (4.0, 4.0)                   # a tile's (share); else its top's outline is looked for this far
+OUTLINE_STEP = (0.5, 1.0)                    # (mm, degrees) round its place in these steps, then round the
+OUTLINE_FINE = (0.125, 0.25)                 # best one step either way in these
 BACK_APART = 0.3                             # log ratio: backs this far from the faces' card are a colour of their own
 DIE_REACH = 1.2                              # ... a die (the dice lie far apart)
 STEP = 0.03              # log ratio: the least step across a piece's outline (3 %) ...
@@ -170,49 +174,105 @@ def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> N
 
 def _laid(pv: PlaneView, xy, size: float, square: bool, reach: float = REACH) -> tuple[np.ndarray, float]:
     """Where a tile or die (`square`) or a coin of `size` mm laid by hand near its place `xy`
-    lies: (centre, turn in degrees, as the view's pixels turn) of the area within `reach` sizes
-    of `xy` that is the colour of the piece at the place; the place itself (turn 0) when no such area has the
-    piece's size (a card the colour of the cloth, a piece missing). People lay the arrangement
-    a few millimetres and degrees off the guide, and a template taken at the guide's place is
-    the face moved and turned: its small numerals land off the ones they are compared with."""
+    lies: (centre, turn in degrees, as the view's pixels turn), by `_coloured_area`; the place
+    itself (turn 0) where that finds none. People lay the arrangement a few millimetres and
+    degrees off the guide, and a template taken at the guide's place is the face moved and
+    turned: its small numerals land off the ones they are compared with."""
+    return _coloured_area(pv, xy, size, square, reach) or (np.asarray(xy, np.float64), 0.0)
+
+
+def _coloured_area(pv: PlaneView, xy, size: float, square: bool, reach: float,
+                   tolerance: float = 0.15) -> tuple[np.ndarray, float] | None:
+    """(centre, turn) of the area within `reach` sizes of `xy` that is the colour of the piece
+    at the place; None when no such area has the piece's size (a card the colour of the
+    cloth, or of part of it: a gingham's white checks; a piece missing)."""
     s = pv.top.mm_per_px
     c = pv.px(xy)[0]
     r, inner = int(round(reach * size / s)), int(round(0.45 * size / s))
     x0, y0 = int(round(c[0])) - r, int(round(c[1])) - r
     h, w = pv.logratio.shape[:2]
     if x0 < 0 or y0 < 0 or x0 + 2 * r >= w or y0 + 2 * r >= h:
-        return np.asarray(xy, np.float64), 0.0
+        return None
     window = pv.logratio[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1]
     level = np.median(window[r - inner:r + inner, r - inner:r + inner].reshape(-1, 3), axis=0)
     if np.abs(level).max() < NEAR:          # the card is the cloth's colour: no outline to go by
-        return np.asarray(xy, np.float64), 0.0
+        return None
     card = (np.abs(window - level).max(axis=2) < NEAR).astype(np.uint8)
     card = cv2.morphologyEx(card, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(card)
     if n < 2:
-        return np.asarray(xy, np.float64), 0.0
+        return None
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     points = np.column_stack(np.nonzero(labels == k)[::-1]).astype(np.float32)
     (cx, cy), (bw, bh), angle = cv2.minAreaRect(points)
-    if not all(abs(d * s / size - 1.0) < 0.15 for d in (bw, bh)):
-        return np.asarray(xy, np.float64), 0.0
+    if not all(abs(d * s / size - 1.0) < tolerance for d in (bw, bh)):
+        return None
     turn = (angle + 45.0) % 90.0 - 45.0 if square else 0.0
     return pv.mm(cx + x0, cy + y0), turn
 
 
-def _tile_patch(pv: PlaneView, si: int, rank: int, dims: Dimensions) -> tuple[np.ndarray, np.ndarray]:
+def _edges(pv: PlaneView) -> np.ndarray:
+    """The view's gradient magnitude (log ratio per pixel, the largest of the channels'),
+    smoothed over 0.5 mm."""
+    smooth = _smoothed(pv)
+    gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    return np.sqrt(gx ** 2 + gy ** 2).max(axis=2)
+
+
+def _outline_fit(edges: np.ndarray, centre, turn: float, side: float, reach, step) -> tuple[np.ndarray, float]:
+    """The square of `side` pixels, moved by up to reach[0] pixels and turned by up to
+    reach[1] degrees from (centre, turn) in steps `step`, whose outline shows the strongest
+    `edges` on average: (centre, turn)."""
+    shifts = np.arange(-reach[0], reach[0] + 1e-6, step[0])
+    dx, dy = (v.ravel() for v in np.meshgrid(shifts, shifts))
+    best = (-1.0, np.asarray(centre, np.float64), turn)
+    for t in turn + np.arange(-reach[1], reach[1] + 1e-6, step[1]):
+        points = _across(cv2.boxPoints(((0.0, 0.0), (side, side), t)))[0]
+        mx = (centre[0] + dx[:, None] + points[None, :, 0]).astype(np.float32)
+        my = (centre[1] + dy[:, None] + points[None, :, 1]).astype(np.float32)
+        shown = cv2.remap(edges, mx, my, cv2.INTER_LINEAR).mean(axis=1)
+        k = int(np.argmax(shown))
+        if shown[k] > best[0]:
+            best = (float(shown[k]), np.array([centre[0] + dx[k], centre[1] + dy[k]]), float(t))
+    return best[1], best[2]
+
+
+def _tile_patch(pv: PlaneView, si: int, rank: int, dims: Dimensions,
+                edges: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The patch of the tile laid near its place (its art upright) and each pixel's distance to
-    the tile's stock."""
-    patch = sample(pv.logratio, pv, *_laid(pv, tile_at(si, rank), dims.tile, True), TILE_N, pp.TILE_MM)
+    the tile's stock. The tile is put where `_laid` finds it or, given the view's `edges`,
+    where its colour shows an area of its size (`_coloured_area`, within TILE_TOLERANCE),
+    else where its top's outline shows in the edges near its place: on a cloth with the
+    card's colour in it (a gingham's white checks) the colour runs on beyond the tile, and a
+    template taken at the guide's place was the face moved by millimetres, the cloth in its
+    border."""
+    s = pv.top.mm_per_px
+    place = tile_at(si, rank)
+    if edges is None:
+        return _sampled_tile(pv, *_laid(pv, place, dims.tile, True))
+    found = _coloured_area(pv, place, dims.tile, True, REACH, TILE_TOLERANCE)
+    if found:
+        return _sampled_tile(pv, *found)
+    centre, side, turn = pv.px(place)[0], dims.tile / s, 0.0
+    centre, turn = _outline_fit(edges, centre, turn, side, (OUTLINE_REACH[0] / s, OUTLINE_REACH[1]),
+                                (OUTLINE_STEP[0] / s, OUTLINE_STEP[1]))
+    centre, turn = _outline_fit(edges, centre, turn, side, (OUTLINE_STEP[0] / s, OUTLINE_STEP[1]),
+                                (OUTLINE_FINE[0] / s, OUTLINE_FINE[1]))
+    return _sampled_tile(pv, pv.mm(*centre), turn)
+
+
+def _sampled_tile(pv: PlaneView, xy, turn: float) -> tuple[np.ndarray, np.ndarray]:
+    patch = sample(pv.logratio, pv, xy, turn, TILE_N, pp.TILE_MM)
     return patch, np.abs(patch - _stock_level(patch, INNER)).max(axis=2)
 
 
 def _tiles_and_coins(pv: PlaneView, kind: str, samples: Samples, dims: Dimensions) -> None:
     yy, xx = np.mgrid[0:COIN_N, 0:COIN_N] - (COIN_N - 1) / 2
     disc = np.hypot(xx, yy) * pp.COIN_MM < dims.coin / 2 - 1.2
+    edges = _edges(pv) if kind == "faces" else None     # the backs, all alike, have no numerals to align
     for si, suit in enumerate(pp.SUITS):
         for rank in range(6):
-            patch, off = _tile_patch(pv, si, rank, dims)
+            patch, off = _tile_patch(pv, si, rank, dims, edges)
             samples.colour("stock" if kind == "faces" else "back", patch[INNER & (off < NEAR)])
             if kind == "faces":
                 samples.colour(suit, patch[INNER & (off > INK)])

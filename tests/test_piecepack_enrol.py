@@ -26,6 +26,7 @@ from vision.render import random_config, render
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_images" / "icefloe" / "icefloe-05.jpg"
+PHOTOREAL = ROOT / "tests" / "data" / "photoreal"
 
 
 def _cli(*args):
@@ -306,3 +307,19 @@ def _under(piece, scene):
 
 def test_a_set_whose_backs_share_the_faces_card_has_no_backs_colour(learned):
     assert "back" not in learned.colors.names
+
+
+def test_a_set_enrolled_on_a_gingham_is_read():
+    """Enrolment photos on a gingham whose white checks are near the card's colour (committed
+    photoreal photos of the test split, 'ivory' edition): a face's colour runs on into the
+    checks, so each tile is placed by its outline instead, and the faces are read on the
+    table. Taken at the guide's places, the templates held the cloth in their border and
+    read a quarter of the faces in view."""
+    cal = enrol.enrol_into(load(PHOTOREAL / "calibration-s0062.json"),
+                           [PHOTOREAL / f"s0062-enrol-{kind}.jpg" for kind in ("faces", "backs")])
+    data = json.loads((PHOTOREAL / "s0062-f0.json").read_text())
+    detected = Detector(cal).detect(cv2.imread(str(PHOTOREAL / "s0062-f0.jpg")), "icefloe")
+    faces = [p for p in scene_from_dict(data).of_type("tile") if p.face == "up" and p.id not in data["render"]["hidden"]]
+    read = [p for p in faces if any(math.hypot(t.x - p.x, t.y - p.y) < 10 and (t.suit, t.rank) == (p.suit, p.rank)
+                                    for t in detected.of_type("tile"))]
+    assert len(read) >= len(faces) / 2, (len(read), len(faces))
