@@ -29,6 +29,8 @@ UNKNOWN = 255
 SHADOW_DEPTH = 1.2          # log ratio: a shadow on the tiles is no darker than this
 SHADOW_CHROMA = 0.2         # ... and changes the stock's chroma this little
 REJECT = 5.0                # Mahalanobis distance beyond which a pixel is of no class
+POOL = 5                    # pixels (2.5 mm in a top view): cloth or not is judged on the scores' mean over this
+MARGIN_CAP = 10.0           # ... square, each pixel's margin clipped to this (a pixel far from every cloth colour)
 STOCK_PERCENTILES = (75, 97)   # the tiles' stock among the brightest pixels of a view
 MIN_STOCK_LEVEL = 0.06      # ... which must be clearly brighter than the cloth (log ratio)
 MIN_STOCK_SAMPLES = 200
@@ -59,12 +61,16 @@ class Profile:
         on the log ratio to the cloth itself; everything else after moving the frame's colours
         so that its tile stock (`stock`, the frame's stock colour, when known) has the
         profile's colour (white balance on the tiles), which cancels a cloth or a light unlike
-        the enrolment's."""
+        the enrolment's. Whether a pixel is cloth is judged on the margin between the two
+        scores averaged over POOL x POOL pixels: on a cloth with the card's colour in it (a
+        gingham's white checks) the cloth's colours spread over the stock's, and pixel by pixel
+        the tiles came out speckled with cloth."""
         if self._luts is None:
             self._luts = self._make_luts()
         cloth_score, object_score, objects = self._luts
         raw, shifted = _bins(logratio), _bins(logratio, self.stock_shift(logratio, stock))
-        is_cloth = np.take(cloth_score, raw) < np.take(object_score, shifted)
+        margin = np.clip(np.take(object_score, shifted) - np.take(cloth_score, raw), -MARGIN_CAP, MARGIN_CAP)
+        is_cloth = cv2.blur(margin.astype(np.float32), (POOL, POOL)) > 0
         return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), np.take(objects, shifted))
 
     def shaded_stock(self, logratio: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
