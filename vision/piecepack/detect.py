@@ -38,7 +38,7 @@ GLYPH_HOLE_MM2 = 80.0      # holes this small in a suit-coloured area are printe
 MIN_PIECE_MM2 = 110.0      # smaller suit-coloured areas are printed symbols
 MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of one behind it)
 MIN_COIN_MM2 = 120.0
-NOT_A_TILE = 0.66          # match error (1 - cosine) above which no face explains a "tile": skin,
+NOT_A_TILE = 0.6           # match error (1 - cosine) above which no face explains a "tile": skin,
 MAX_CLOTH = 0.5            # unless this share of it at most is cloth and it is no arm's (`_mark_skin`)
 NOT_A_COIN = 0.4           # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
@@ -62,7 +62,7 @@ CROWDED_SHARE = 0.15       # or this much when pieces standing on the tile cover
 CROWDED_COVER = 0.9        # this share of its middle is stock, print or pieces
 COIN_TURNS = 36
 TILE_FINALISTS = 6         # faces compared again at full resolution, the tile moved by up to
-SHIFT = 2                  # this many pixels, when the coarse match is less sure than
+SHIFT = 5                  # this many pixels (2.5 mm), when the coarse match is less sure than
 SURE = 0.5
 SETTLE_SHIFT = 3           # an unsure tile is moved by up to this many pixels and turned by
 SETTLE_TURN = 1.5          # this many degrees to fit its suit's shared art
@@ -460,7 +460,7 @@ class PiecepackDetector:
 
     def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
         """Match the tile's visible pixels (not `covered`): all faces coarsely (1 mm per pixel),
-        then, unless sure, the best few at full resolution, moved by up to a millimetre, after
+        then, unless sure, the best few at full resolution, moved by up to 2.5 mm, after
         settling the tile's pose on its suit's shared art. Besides the SCENE.md fields, the
         tile gets `_error` (of the match) and `_print` (the face's print, a patch labelled
         with the suit class its ink shows where it is seen)."""
