@@ -17,6 +17,7 @@ from calibration.homography import find_markers, fit_plane
 from calibration.layout import cards_layout
 from referee.scene import scene_from_dict
 from vision.detector import Detector
+from vision.evaluation import match_nearest
 from vision.piecepack import profile as pp
 from vision.piecepack.evaluation import Score, score
 from vision.piecepack import samples
@@ -315,35 +316,36 @@ def test_a_set_whose_backs_share_the_faces_card_has_no_backs_colour(learned):
 @pytest.fixture(scope="module")
 def gingham():
     """A set enrolled on a gingham whose white checks are near the card's colour (committed
-    photoreal photos of the test split, 'ivory' edition), and a game frame on it."""
+    photoreal photos of the test split, 'ivory' edition), a game frame on it and the tiles it
+    shows."""
     cal = enrol.enrol_into(load(PHOTOREAL / "calibration-s0062.json"),
                            [PHOTOREAL / f"s0062-enrol-{kind}.jpg" for kind in ("faces", "backs")])
     data = json.loads((PHOTOREAL / "s0062-f0.json").read_text())
-    return cal, data, cv2.imread(str(PHOTOREAL / "s0062-f0.jpg"))
+    tiles = [p for p in scene_from_dict(data).of_type("tile") if p.id not in data["render"]["hidden"]]
+    return cal, cv2.imread(str(PHOTOREAL / "s0062-f0.jpg")), tiles
 
 
 def test_a_set_enrolled_on_a_gingham_is_read(gingham):
     """A face's colour runs on into the checks, so each tile is placed by its outline instead,
     and the faces are read on the table. Taken at the guide's places, the templates held the
-    cloth in their border and read a quarter of the faces in view."""
-    cal, data, frame = gingham
-    detected = Detector(cal).detect(frame, "icefloe")
-    faces = [p for p in scene_from_dict(data).of_type("tile") if p.face == "up" and p.id not in data["render"]["hidden"]]
-    read = [p for p in faces if any(math.hypot(t.x - p.x, t.y - p.y) < 10 and (t.suit, t.rank) == (p.suit, p.rank)
-                                    for t in detected.of_type("tile"))]
+    cloth in their border and read under a third of the faces in view."""
+    cal, frame, tiles = gingham
+    faces = [p for p in tiles if p.face == "up"]
+    detected = Detector(cal).detect(frame, "icefloe").of_type("tile")
+    pairs, _ = match_nearest(faces, detected)
+    read = [i for i, j in pairs.items() if (detected[j].suit, detected[j].rank) == (faces[i].suit, faces[i].rank)]
     assert len(read) >= len(faces) / 2, (len(read), len(faces))
 
 
 def test_tiles_on_a_gingham_are_not_classed_as_cloth(gingham):
     """The cloth's colours (both checks) spread over the card's: judged pixel by pixel, the
     tiles' middles were speckled with cloth (5 % of them here); judged over 2.5 mm, hardly."""
-    cal, data, frame = gingham
+    cal, frame, tiles = gingham
     detector = Detector(cal)
     view = view_of(detector, frame)
     profile = _detector_for(cal, detector.dims).profile
     classes = profile.classify(view.logratio, stock_colour(view.logratio, view.top.mm_per_px, detector.dims.tile))
     middles = np.zeros(classes.shape, np.uint8)
-    for p in scene_from_dict(data).of_type("tile"):
-        if p.id not in data["render"]["hidden"]:
-            cv2.fillPoly(middles, [np.round(view.px(square(p.x, p.y, 40.0, p.angle or 0.0))).astype(np.int32)], 1)
+    for p in tiles:
+        cv2.fillPoly(middles, [np.round(view.px(square(p.x, p.y, 40.0, p.angle or 0.0))).astype(np.int32)], 1)
     assert np.mean(classes[middles > 0] == pp.CLASSES.index("cloth")) <= 0.02

@@ -70,7 +70,7 @@ class Profile:
         cloth_score, object_score, objects = self._luts
         raw, shifted = _bins(logratio), _bins(logratio, self.stock_shift(logratio, stock))
         margin = np.clip(np.take(object_score, shifted) - np.take(cloth_score, raw), -MARGIN_CAP, MARGIN_CAP)
-        is_cloth = cv2.blur(margin.astype(np.float32), (POOL, POOL)) > 0
+        is_cloth = cv2.blur(margin, (POOL, POOL)) > 0       # float32, as the lookup tables
         return np.where(is_cloth, np.uint8(CLASSES.index("cloth")), np.take(objects, shifted))
 
     def shaded_stock(self, logratio: np.ndarray, stock: np.ndarray | None = None) -> np.ndarray:
