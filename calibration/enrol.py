@@ -35,7 +35,7 @@ from vision.piecepack import profile as pp
 from vision.piecepack.detect import die_body, flatten
 from vision.piecepack.shapes import Shape, outline, raster
 from vision.piecepack.solids import COIN_THICKNESS, circle, square
-from vision.piecepack.view import PlaneView, on_plane, plane_view, sample
+from vision.piecepack.view import PATTERN_TRIM, PlaneView, on_plane, plane_view, sample
 
 AREA = (400.0, 400.0)
 KINDS = ("faces", "backs", "pyramids")
@@ -167,6 +167,10 @@ def _cloth(pv: PlaneView, scene: Scene, samples: Samples, dims: Dimensions) -> N
             busy |= raster(_outline(p, pv, dims), pv, (0, 0, w, h))
     busy = cv2.dilate(busy, np.ones((11, 11), np.uint8))
     table = pv.logratio[busy == 0]
+    if pv.other_cloth is not None:      # a two-coloured cloth: its other colour is a class of its own
+        other = np.abs(table - pv.other_cloth).max(axis=1) < PATTERN_TRIM
+        samples.colour("pattern", table[other])
+        table = table[~other]
     level = table.mean(axis=1)
     samples.colour("cloth", table[level > SHADE[1]])
     samples.colour("shade", table[(level <= SHADE[1]) & (level > SHADE[0])])

@@ -24,7 +24,8 @@ FORMAT = "icetable-piecepack-profile/1"
 SUITS = ("suns", "moons", "crowns", "arms")
 CLASSES = ("cloth", "stock", "coin") + SUITS + ("back",)
 OPTIONAL = ("back",)           # the backs' card, when it is not the faces' (coloured backs)
-TABLE = ("cloth", "shade")     # the empty cloth, lit or in a piece's shadow (optional class)
+TABLE = ("cloth", "shade", "pattern")   # the empty cloth, lit or in a piece's shadow, and its other
+                                        # colour when it has two (a gingham's checks); optional classes
 UNKNOWN = 255
 SHADOW_DEPTH = 1.2          # log ratio: a shadow on the tiles is no darker than this
 SHADOW_CHROMA = 0.2         # ... and changes the stock's chroma this little
@@ -103,9 +104,9 @@ class Profile:
         return (np.median(pixels[near], axis=0) - mean).astype(np.float32)
 
     def _make_luts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Over a grid of features: the cloth's score (lit or shaded), the best other class's
-        score, and that class (UNKNOWN beyond REJECT); a score is the Gaussian's negative log
-        likelihood."""
+        """Over a grid of features: the cloth's score (lit, shaded or its other colour), the
+        best other class's score, and that class (UNKNOWN beyond REJECT); a score is the
+        Gaussian's negative log likelihood."""
         step = (LUT_HI - LUT_LO) / LUT_BINS
         c = LUT_LO + (np.arange(LUT_BINS) + 0.5) * step
         grid = np.stack(np.meshgrid(c, c, c, indexing="ij"), axis=-1).reshape(-1, 3)
