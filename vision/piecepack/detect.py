@@ -45,6 +45,9 @@ COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less 
 ISLAND_COINS = 3.0        # an island of the tiles' card no larger than this many coins may be coins
 ISLAND_IOU = 0.7          # ... when it is a coin's disc this closely
 ISLAND_GROUND = 0.15      # ... and lies on a coloured back or the cloth (this share of its surroundings)
+MIXED_CORE = 0.7          # islands of coin wood and card together, opened by a disc this share of a coin
+MIXED_OVERLAP = 0.3       # ... are coins too, unless this share of one is a coin found already
+MIXED = 254               # (their kind while found)
 MARK_SPREAD = 0.06         # log ratio: where the faces of a rank differ this much from their mean, suit marks
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
@@ -825,10 +828,20 @@ class PiecepackDetector:
         r = self.dims.coin / 2
         wood = cv2.morphologyEx(fill_holes((classes == COIN).astype(np.uint8) * 255), cv2.MORPH_OPEN, _disc(OPEN_MM, s))
         card = _islands(fill_holes((classes == STOCK).astype(np.uint8) * 255), ISLAND_COINS * math.pi * r * r / s ** 2)
+        either = cv2.morphologyEx(fill_holes(np.isin(classes, (COIN, STOCK)).astype(np.uint8) * 255),
+                                  cv2.MORPH_OPEN, _disc(MIXED_CORE * self.dims.coin, s))
+        either = _islands(either, ISLAND_COINS * math.pi * r * r / s ** 2)
         out = []
-        for kind, part, (col, row) in self._discs(wood, COIN, s) + self._discs(card, STOCK, s):
-            if kind == STOCK and _ground_share(part, classes, s) < ISLAND_GROUND:
+        for kind, part, (col, row) in self._discs(wood, COIN, s) + self._discs(card, STOCK, s) + \
+                self._discs(either, MIXED, s):
+            x0, y0, x1, y1 = part.box
+            if kind != COIN and _ground_share(part, classes, s) < ISLAND_GROUND:
                 continue            # card cut off a face by the pieces on it
+            if kind == MIXED:
+                if np.count_nonzero(covered[y0:y1, x0:x1] & part.mask) > MIXED_OVERLAP * np.count_nonzero(part.mask):
+                    continue        # found already
+                box = classes[y0:y1, x0:x1][part.mask > 0]
+                kind = COIN if np.count_nonzero(box == COIN) > np.count_nonzero(box == STOCK) else STOCK
             seen_at = pv.mm(col + part.box[0], row + part.box[1])
             on = _over_tile(seen_at, tiles, self.dims.tile)
             height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
@@ -838,7 +851,6 @@ class PiecepackDetector:
             x, y = raise_point(seen_at, pv.centre, pv.height, height)
             fields.update(x=round(float(x), 1), y=round(float(y), 1))
             out.append(fields)
-            x0, y0, x1, y1 = part.box
             covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
         return out
 
