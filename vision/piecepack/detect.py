@@ -775,8 +775,8 @@ class PiecepackDetector:
         colour) beside the board: the suit-coloured blobs standing pieces are found from lose
         their thin glyph to the opening. Areas of stock or coin wood shaped like a die (its top
         and the sides that show: 0.6 to 2.6 tops' area, sides 0.8 to 1.9 tops', filling 70 % of
-        their rectangle) off every tile and clear of the pieces found, with a suit's colour
-        inside, where the standing-piece network reads a die more probably than not; the suit
+        their rectangle with the glyph, which may cut the card's outline) off every tile and
+        clear of the pieces found, with a suit's colour in that rectangle, where the standing-piece network reads a die more probably than not; the suit
         is the colour most of the glyph shows, the rank read as any die's."""
         if not standnet.available():
             return []
@@ -787,18 +787,21 @@ class PiecepackDetector:
         lean = np.mean([(pv.centre[2] + pv.height) / (pv.centre[2] + z) for z in (0.0, d)])
         out = []
         for blob in _blobs(card, LIGHT_DIE[0] * d * d / s ** 2, "die", max_px=LIGHT_DIE[1] * d * d / s ** 2):
-            area = np.count_nonzero(blob.mask)
             ys, xs = np.nonzero(blob.mask)
-            (cx, cy), (w, h), turn = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-            if not (0.8 * d <= min(w, h) * s and max(w, h) * s <= 1.9 * d) or area < 0.7 * w * h:
-                continue
+            rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+            (cx, cy), (w, h), turn = rect
             x0, y0, x1, y1 = blob.box
+            inside = np.zeros_like(blob.mask)
+            cv2.fillPoly(inside, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 1)
+            box = classes[y0:y1, x0:x1][inside > 0]        # the glyph may cut the card's outline
+            glyph = [np.count_nonzero(box == k) for k in SUIT_IDS]
+            if not (0.8 * d <= min(w, h) * s and max(w, h) * s <= 1.9 * d) \
+                    or np.count_nonzero(blob.mask) + sum(glyph) < 0.7 * w * h:
+                continue
             xy = nadir + (pv.mm(cx + x0, cy + y0) - nadir) / lean
             if _over_tile(xy, tiles, self.dims.tile) or covered[y0:y1, x0:x1][blob.mask > 0].mean() > 0.3 \
                     or any(math.hypot(f["x"] - xy[0], f["y"] - xy[1]) < d for f in found + out):
                 continue
-            inside = classes[y0:y1, x0:x1][blob.mask > 0]
-            glyph = [np.count_nonzero(inside == k) for k in SUIT_IDS]
             if max(glyph) < MIN_GLYPH_MM2 / s ** 2:
                 continue
             p = standnet.probabilities(standnet.crop(pv, xy[0], xy[1], 0.0)[None])[0]
