@@ -24,7 +24,7 @@ PHOTOREAL = Path(__file__).resolve().parent / "data" / "photoreal"
 
 @pytest.fixture(scope="module")
 def arms_frame():
-    image, truth, hidden, cal = next(sample_images(PHOTOREAL, ("iceberg",)))
+    image, truth, hidden, cal = next(f for f in sample_images(PHOTOREAL, ("iceberg",)) if f[0].stem == "s0013-f1")
     detector = Detector(load(cal))
     frame = cv2.imread(str(image))
     view = view_of(detector, frame)
