@@ -45,9 +45,8 @@ COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less 
 ISLAND_COINS = 3.0        # an island of the tiles' card no larger than this many coins may be coins
 ISLAND_IOU = 0.7          # ... when it is a coin's disc this closely
 ISLAND_GROUND = 0.15      # ... and lies on a coloured back or the cloth (this share of its surroundings)
-MIXED_CORE = 0.7          # islands of coin wood and card together, opened by a disc this share of a coin
-MIXED_OVERLAP = 0.3       # ... are coins too, unless this share of one is a coin found already
-MIXED = 254               # (their kind while found)
+MIXED_CORE = 0.7          # islands of coin wood and card together, opened by a disc this share of a coin, are coins too
+MIXED = 254               # (their source while found)
 MARK_SPREAD = 0.06         # log ratio: where the faces of a rank differ this much from their mean, suit marks
 MIN_MARK_PX = 12           # an unsure face's suit marks (pixels, 0.5 mm) tell its suit when this many show
 HIDDEN_EDGE = 0.88         # a tile's stock this much shorter than the tile is partly hidden
@@ -824,38 +823,50 @@ class PiecepackDetector:
 
     # --- coins -----------------------------------------------------------------------------------
     def _coins_found(self, pv: PlaneView, classes, tiles, covered) -> list[dict]:
-        """Coins (their areas are marked in `covered`): discs of the coins' colour, and islands
+        """Coins (their areas are marked in `covered`): discs of the coins' colour, islands
         of the tiles' card no larger than a few coins (an edition whose coins are printed on
-        the tiles' card: on a coloured back or the cloth, a coin shows as such an island)."""
+        the tiles' card: on a coloured back or the cloth, a coin shows as such an island), and
+        then islands of both together (a coin the classes part between wood and card, or whose
+        card touches a back's light print), opened by a disc MIXED_CORE of a coin wide."""
         s = pv.top.mm_per_px
         r = self.dims.coin / 2
+        largest = ISLAND_COINS * math.pi * r * r / s ** 2
         wood = cv2.morphologyEx(fill_holes((classes == COIN).astype(np.uint8) * 255), cv2.MORPH_OPEN, _disc(OPEN_MM, s))
-        card = _islands(fill_holes((classes == STOCK).astype(np.uint8) * 255), ISLAND_COINS * math.pi * r * r / s ** 2)
-        either = cv2.morphologyEx(fill_holes(np.isin(classes, (COIN, STOCK)).astype(np.uint8) * 255),
-                                  cv2.MORPH_OPEN, _disc(MIXED_CORE * self.dims.coin, s))
-        either = _islands(either, ISLAND_COINS * math.pi * r * r / s ** 2)
+        card = _islands(fill_holes((classes == STOCK).astype(np.uint8) * 255), largest)
         out = []
-        for kind, part, (col, row) in self._discs(wood, COIN, s) + self._discs(card, STOCK, s) + \
-                self._discs(either, MIXED, s):
-            x0, y0, x1, y1 = part.box
-            if kind != COIN and _ground_share(part, classes, s) < ISLAND_GROUND:
-                continue            # card cut off a face by the pieces on it
-            if kind == MIXED:
-                if np.count_nonzero(covered[y0:y1, x0:x1] & part.mask) > MIXED_OVERLAP * np.count_nonzero(part.mask):
-                    continue        # found already
-                box = classes[y0:y1, x0:x1][part.mask > 0]
-                kind = COIN if np.count_nonzero(box == COIN) > np.count_nonzero(box == STOCK) else STOCK
-            seen_at = pv.mm(col + part.box[0], row + part.box[1])
-            on = _over_tile(seen_at, tiles, self.dims.tile)
-            height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
-            fields = self._read_coin(pv, seen_at, classes, kind)
-            if fields is None:
-                continue            # the colour and size of a coin, but no coin's face
-            x, y = raise_point(seen_at, pv.centre, pv.height, height)
-            fields.update(x=round(float(x), 1), y=round(float(y), 1))
-            out.append(fields)
-            covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
+        for kind, part, centre in self._discs(wood, COIN, s) + self._discs(card, STOCK, s):
+            self._add_coin(pv, classes, tiles, covered, kind, part, centre, out)
+        either = fill_holes((np.isin(classes, (COIN, STOCK)) & (covered == 0)).astype(np.uint8) * 255)
+        half = cv2.resize(either, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)   # wide: coarse will do
+        half = _islands(cv2.morphologyEx(half, cv2.MORPH_OPEN, _disc(MIXED_CORE * self.dims.coin, 2 * s)), largest / 4)
+        either &= cv2.resize(cv2.dilate(half, np.ones((3, 3), np.uint8)), either.shape[::-1],
+                             interpolation=cv2.INTER_NEAREST)       # the edge as the full view shows it
+        for _, part, centre in self._discs(either, STOCK, s):
+            cls = classes[part.box[1]:part.box[3], part.box[0]:part.box[2]][part.mask > 0]
+            kind = COIN if np.count_nonzero(cls == COIN) > np.count_nonzero(cls == STOCK) else STOCK
+            self._add_coin(pv, classes, tiles, covered, kind, part, centre, out, MIXED)
         return out
+
+    def _add_coin(self, pv: PlaneView, classes, tiles, covered, kind: int, part, centre, out: list,
+                  source: int | None = None) -> None:
+        """The coin of stock class `kind` shaped by `part` (`centre` in its box) added to
+        `out` (its area to `covered`) when it lies as a coin (`_ground_share`, for card) and a
+        coin's side explains it (`_read_coin`); `source` the class of the mask it came from,
+        when other than `kind`."""
+        s = pv.top.mm_per_px
+        x0, y0, x1, y1 = part.box
+        if (source or kind) != COIN and _ground_share(part, classes, s) < ISLAND_GROUND:
+            return                  # card cut off a face by the pieces on it
+        seen_at = pv.mm(centre[0] + x0, centre[1] + y0)
+        on = _over_tile(seen_at, tiles, self.dims.tile)
+        height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
+        fields = self._read_coin(pv, seen_at, classes, kind)
+        if fields is None:
+            return                  # the colour and size of a coin, but no coin's face
+        x, y = raise_point(seen_at, pv.centre, pv.height, height)
+        fields.update(x=round(float(x), 1), y=round(float(y), 1))
+        out.append(fields)
+        covered[y0:y1, x0:x1] |= cv2.dilate(part.mask, np.ones((5, 5), np.uint8))
 
     def _discs(self, mask: np.ndarray, kind: int, s: float) -> list[tuple]:
         """(kind, part, its disc's centre in the part's box) for each part of the mask shaped

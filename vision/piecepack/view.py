@@ -123,6 +123,8 @@ def two_colours(logs: np.ndarray, x: np.ndarray, y: np.ndarray, around: np.ndarr
     None for a cloth of one colour. A plane fitted through both colours tilts wherever the
     border shows more of one than of the other, and the tiles' card then read as a suit's
     colour on one side of the board and as card on the other."""
+    if (np.percentile(logs, 90, axis=0) - np.percentile(logs, 10, axis=0)).max() < SEPARATION:
+        return None         # one colour, as most cloths: no need to part it
     level = logs.mean(axis=1)
     centres = logs[[np.argmin(np.abs(level - np.percentile(level, q))) for q in (10, 90)]]
     for _ in range(10):
