@@ -775,8 +775,9 @@ class PiecepackDetector:
         their thin glyph to the opening. Areas of stock or coin wood shaped like a die (its top
         and the sides that show: 0.6 to 2.6 tops' area, sides 0.8 to 1.9 tops', filling 70 % of
         their rectangle with the glyph, which may cut the card's outline) off every tile and
-        clear of the pieces found, with a suit's colour in that rectangle, where the standing-piece network reads a die more probably than not; the suit
-        is the colour most of the glyph shows, the rank read as any die's."""
+        clear of the pieces found, with a suit's colour in that rectangle, where the
+        standing-piece network reads a die more probably than not; the suit is the colour most
+        of the glyph shows, the rank read as any die's."""
         if not standnet.available():
             return []
         s, d = pv.top.mm_per_px, self.dims.die
