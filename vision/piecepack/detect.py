@@ -483,13 +483,17 @@ class PiecepackDetector:
             xy, angle = settled
             tile.update(x=xy[0], y=xy[1], _angle=angle, _settled=True)
             cls, seen, big = patches(xy, angle)
-        name, turn, conf, error = first[:4] if first[2] >= SURE else self._finalists(big, seen, first)
+        name, turn, conf, error, moved = (*first[:4], (0, 0)) if first[2] >= SURE else self._finalists(big, seen, first)
         label = _ink_class(cls, self._ink[name, turn], seen)
         among = self._printed_in.get(label)
         if conf < SURE and label and name != "back" and label != self._print_class[name] and among:
             # unsure, and the print is in another colour than this face's: the best face printed so
-            name, turn, _, error = self._finalists(big, seen, first, among)
+            name, turn, _, error, moved = self._finalists(big, seen, first, among)
             label = _ink_class(cls, self._ink[name, turn], seen)
+        if moved != (0, 0):         # where the face fits best
+            c, si = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            tile["x"] += (c * moved[0] - si * moved[1]) * pp.TILE_MM
+            tile["y"] += (si * moved[0] + c * moved[1]) * pp.TILE_MM
         tile.update(_error=error, _label=label, _cloth=float(np.mean(cls == CLOTH)))
         if label and name != "back":
             turn = self._half_turn(name, turn, cls, label)
@@ -586,9 +590,9 @@ class PiecepackDetector:
         return (turn + 2) % 4 if shown[1] > shown[0] + HALF_TURN else turn
 
     def _finalists(self, big: np.ndarray, seen: np.ndarray, first,
-                   among: set | None = None) -> tuple[str, int, float, float]:
+                   among: set | None = None) -> tuple[str, int, float, float, tuple[int, int]]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
-        SHIFT pixels: (name, turn, confidence, error). Finalists are the faces the coarse match
+        SHIFT pixels: (name, turn, confidence, error, (dx, dy) the move in pixels). Finalists are the faces the coarse match
         could not tell from the best (or, given `among`, every face named there), each at its
         best quarter turn and the opposite one (the art is nearly symmetric under a half turn:
         with the centre numeral hidden, a tile placed a millimetre off may match better turned
@@ -601,8 +605,8 @@ class PiecepackDetector:
         names, stack, squares = self._tiles_fine
         rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
         patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
-        name, half, conf, error = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))[:4]
-        return name, (close[name] + 2 * half) % 4, conf, error
+        name, half, conf, error, _, at = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))
+        return name, (close[name] + 2 * half) % 4, conf, error, (at % (2 * SHIFT + 1) - SHIFT, at // (2 * SHIFT + 1) - SHIFT)
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, suited, tiles, prints, where: Places) -> tuple[list[dict], np.ndarray]:
@@ -1331,8 +1335,8 @@ def _subset(turned, allowed):
 def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cosine: bool = True) -> tuple:
     """The template nearest any of `patches` (S, n, n, 3) over the `seen` pixels, by 1 - cosine
     similarity (blind to the contrast of the print) or, for faces that may be blank, by mean
-    squared difference: (name, turn, confidence, error, [(name, turn, error)] best first);
-    confidence from the margin to the best other name."""
+    squared difference: (name, turn, confidence, error, [(name, turn, error)] best first, the
+    patch it fits best); confidence from the margin to the best other name."""
     names, stack, squares = _subset(turned, allowed)
     turns = len(stack) // len(names)
     w = np.repeat(seen.reshape(-1, 1).astype(np.float32), 3, axis=1).reshape(-1)
@@ -1351,7 +1355,7 @@ def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cos
     conf = float(np.clip((second - best[first]) / max(best[first], 1e-3), 0.0, 1.0))
     errors = best.tolist()
     return (names[first], best_turn[first], round(conf, 2), errors[first],
-            [(names[i], best_turn[i], errors[i]) for i in order])
+            [(names[i], best_turn[i], errors[i]) for i in order], int(err[:, first * turns + best_turn[first]].argmin()))
 
 
 def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
