@@ -483,7 +483,8 @@ class PiecepackDetector:
             xy, angle = settled
             tile.update(x=xy[0], y=xy[1], _angle=angle, _settled=True)
             cls, seen, big = patches(xy, angle)
-        name, turn, conf, error, moved = (*first[:4], (0, 0)) if first[2] >= SURE else self._finalists(big, seen, first)
+        name, turn, conf, error, moved = (*first[:4], (0, 0)) if first[2] >= SURE else \
+            self._finalists(big, seen, first)
         label = _ink_class(cls, self._ink[name, turn], seen)
         among = self._printed_in.get(label)
         if conf < SURE and label and name != "back" and label != self._print_class[name] and among:
@@ -592,11 +593,11 @@ class PiecepackDetector:
     def _finalists(self, big: np.ndarray, seen: np.ndarray, first,
                    among: set | None = None) -> tuple[str, int, float, float, tuple[int, int]]:
         """The best of the coarse match's finalists at full resolution, the tile moved by up to
-        SHIFT pixels: (name, turn, confidence, error, (dx, dy) the move in pixels). Finalists are the faces the coarse match
-        could not tell from the best (or, given `among`, every face named there), each at its
-        best quarter turn and the opposite one (the art is nearly symmetric under a half turn:
-        with the centre numeral hidden, a tile placed a millimetre off may match better turned
-        round)."""
+        SHIFT pixels: (name, turn, confidence, error, (dx, dy) the move in pixels). Finalists
+        are the faces the coarse match could not tell from the best (or, given `among`, every
+        face named there), each at its best quarter turn and the opposite one (the art is
+        nearly symmetric under a half turn: with the centre numeral hidden, a tile placed a
+        millimetre off may match better turned round)."""
         n = seen.shape[0]
         if among is None:
             close = {name: turn for name, turn, err in first[4][:TILE_FINALISTS] if err <= first[3] * (1 + SURE)}
@@ -606,7 +607,8 @@ class PiecepackDetector:
         rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
         patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
         name, half, conf, error, _, at = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))
-        return name, (close[name] + 2 * half) % 4, conf, error, (at % (2 * SHIFT + 1) - SHIFT, at // (2 * SHIFT + 1) - SHIFT)
+        dy, dx = divmod(at, 2 * SHIFT + 1)
+        return name, (close[name] + 2 * half) % 4, conf, error, (dx - SHIFT, dy - SHIFT)
 
     # --- standing pieces -----------------------------------------------------------------------
     def _standing(self, pv: PlaneView, classes, suited, tiles, prints, where: Places) -> tuple[list[dict], np.ndarray]:
@@ -794,13 +796,14 @@ class PiecepackDetector:
             ys, xs = np.nonzero(blob.mask)
             rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
             (cx, cy), (w, h), turn = rect
+            if not (0.8 * d <= min(w, h) * s and max(w, h) * s <= 1.9 * d):
+                continue
             x0, y0, x1, y1 = blob.box
             inside = np.zeros_like(blob.mask)
             cv2.fillPoly(inside, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 1)
-            box = classes[y0:y1, x0:x1][inside > 0]        # the glyph may cut the card's outline
-            glyph = [np.count_nonzero(box == k) for k in SUIT_IDS]
-            if not (0.8 * d <= min(w, h) * s and max(w, h) * s <= 1.9 * d) \
-                    or np.count_nonzero(blob.mask) + sum(glyph) < 0.7 * w * h:
+            box = classes[y0:y1, x0:x1]             # the glyph may cut the card's outline
+            glyph = [np.count_nonzero((box == k) & (inside > 0)) for k in SUIT_IDS]
+            if np.count_nonzero((inside > 0) & ((blob.mask > 0) | _suit_coloured(box))) < 0.7 * w * h:
                 continue
             xy = nadir + (pv.mm(cx + x0, cy + y0) - nadir) / lean
             if _over_tile(xy, tiles, self.dims.tile) or covered[y0:y1, x0:x1][blob.mask > 0].mean() > 0.3 \
@@ -846,7 +849,7 @@ class PiecepackDetector:
         half = _islands(cv2.morphologyEx(half, cv2.MORPH_OPEN, _disc(MIXED_CORE * self.dims.coin, 2 * s)), largest / 4)
         either &= cv2.resize(cv2.dilate(half, np.ones((3, 3), np.uint8)), either.shape[::-1],
                              interpolation=cv2.INTER_NEAREST)       # the edge as the full view shows it
-        for _, part, centre in self._discs(either, STOCK, s):
+        for _, part, centre in self._discs(either, MIXED, s):
             cls = classes[part.box[1]:part.box[3], part.box[0]:part.box[2]][part.mask > 0]
             kind = COIN if np.count_nonzero(cls == COIN) > np.count_nonzero(cls == STOCK) else STOCK
             self._add_coin(pv, classes, tiles, covered, kind, part, centre, out, MIXED)
@@ -875,8 +878,8 @@ class PiecepackDetector:
 
     def _discs(self, mask: np.ndarray, kind: int, s: float) -> list[tuple]:
         """(kind, part, its disc's centre in the part's box) for each part of the mask shaped
-        like a coin (a disc's IoU at least COIN_IOU, ISLAND_IOU for islands of card); a part
-        larger than one and a half coins is split first."""
+        like a coin (a disc's IoU at least COIN_IOU, ISLAND_IOU for islands of card, or of card
+        and wood); a part larger than one and a half coins is split first."""
         r, least = self.dims.coin / 2, COIN_IOU if kind == COIN else ISLAND_IOU
         out = []
         for blob in _blobs(mask, MIN_COIN_MM2 / s ** 2, "coin"):
@@ -1355,7 +1358,8 @@ def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cos
     conf = float(np.clip((second - best[first]) / max(best[first], 1e-3), 0.0, 1.0))
     errors = best.tolist()
     return (names[first], best_turn[first], round(conf, 2), errors[first],
-            [(names[i], best_turn[i], errors[i]) for i in order], int(err[:, first * turns + best_turn[first]].argmin()))
+            [(names[i], best_turn[i], errors[i]) for i in order],
+            int(err[:, first * turns + best_turn[first]].argmin()))
 
 
 def _match(patch: np.ndarray, seen: np.ndarray, turned, allowed=None) -> tuple:
