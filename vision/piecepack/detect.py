@@ -68,6 +68,7 @@ SHIFT = 5                  # this many pixels (2.5 mm), when the coarse match is
 SURE = 0.5
 SETTLE_SHIFT = 3           # an unsure tile is moved by up to this many pixels and turned by
 SETTLE_TURN = 1.5          # this many degrees to fit its suit's shared art
+FACE_ROUNDS = 2            # tiles read as a face another tile fits better are read again this many times
 MIN_CARD = 0.2             # a tile whose card classes show less of it (a back misread) is levelled on its median
 CARD_SHARE = 0.5           # ... one whose card classes show less than this is levelled on its dominant colour:
 DOMINANT = 0.25            # the pixels within this (log ratio, each channel) of its median
@@ -314,6 +315,8 @@ class PiecepackDetector:
                 self._read_tile(pv, tile, classes, found_hide)
             if "_turned" in tile and abs((tile.pop("_turned") - tile["angle"] + 180) % 360 - 180) < 90:
                 tile["angle"] = (tile["angle"] + 180.0) % 360.0      # the half turn a piece's fit chose
+        self._one_of_each(pv, tiles, classes, found_hide)
+        for tile in tiles:
             if tile["_error"] > NOT_A_TILE:          # a tile, but no face explains it well
                 tile.update(uncertain=True, confidence=min(tile["confidence"], 0.3))
             for key in ("_angle", "_error", "_print", "_settled", "_label", "_cloth", "_skin", "_shaded"):
@@ -460,12 +463,12 @@ class PiecepackDetector:
         cv2.fillConvexPoly(mask, box.astype(np.int32), 1)
         return np.count_nonzero(mask & component) > share * np.count_nonzero(mask)
 
-    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered) -> None:
-        """Match the tile's visible pixels (not `covered`): all faces coarsely (1 mm per pixel),
-        then, unless sure, the best few at full resolution, moved by up to 2.5 mm, after
-        settling the tile's pose on its suit's shared art. Besides the SCENE.md fields, the
-        tile gets `_error` (of the match) and `_print` (the face's print, a patch labelled
-        with the suit class its ink shows where it is seen)."""
+    def _read_tile(self, pv: PlaneView, tile: dict, classes, covered, allowed: set | None = None) -> None:
+        """Match the tile's visible pixels (not `covered`): all faces (or those `allowed`)
+        coarsely (1 mm per pixel), then, unless sure, the best few at full resolution, moved
+        by up to 2.5 mm, after settling the tile's pose on its suit's shared art. Besides the
+        SCENE.md fields, the tile gets `_error` (of the match) and `_print` (the face's print,
+        a patch labelled with the suit class its ink shows where it is seen)."""
         n = self.profile.tiles["back"].shape[0]
         angle = tile["_angle"]
         xy = (tile["x"], tile["y"])
@@ -476,7 +479,7 @@ class PiecepackDetector:
         cls, seen, big = patches(xy, angle)
         half = cv2.resize(big[SHIFT:-SHIFT, SHIFT:-SHIFT], (n // 2, n // 2), interpolation=cv2.INTER_AREA)
         seen_half = cv2.resize(seen.astype(np.uint8), (n // 2, n // 2), interpolation=cv2.INTER_NEAREST) > 0
-        first = _match(half, seen_half, self._tiles)
+        first = _match(half, seen_half, self._tiles, allowed)
         settled = None if first[2] >= SURE or first[0] == "back" or tile.get("_settled") else \
             self._settle(pv, xy, angle, first[0].split("-")[0], first[1], classes, covered)
         if settled is not None:
@@ -487,6 +490,8 @@ class PiecepackDetector:
             self._finalists(big, seen, first)
         label = _ink_class(cls, self._ink[name, turn], seen)
         among = self._printed_in.get(label)
+        if among and allowed is not None:
+            among = among & allowed
         if conf < SURE and label and name != "back" and label != self._print_class[name] and among:
             # unsure, and the print is in another colour than this face's: the best face printed so
             name, turn, _, error, moved = self._finalists(big, seen, first, among)
@@ -510,6 +515,23 @@ class PiecepackDetector:
             suit, rank = name.split("-")
             tile.update(face="up", suit=suit, rank=int(rank))
         tile["confidence"] = conf
+
+    def _one_of_each(self, pv: PlaneView, tiles: list[dict], classes, covered) -> None:
+        """A piecepack has one tile of each face. Of tiles read as the same face, the one that
+        fits it best (least match error) keeps it; the others are read again among the faces
+        no tile has kept and the back, up to FACE_ROUNDS times (a face read again may be
+        taken too)."""
+        for _ in range(FACE_ROUNDS):
+            claims: dict[str, list[dict]] = {}
+            for tile in tiles:
+                if tile.get("face") == "up":
+                    claims.setdefault(f"{tile['suit']}-{tile['rank']}", []).append(tile)
+            twins = [sorted(group, key=lambda t: t["_error"])[1:] for group in claims.values() if len(group) > 1]
+            if not twins:
+                return
+            free = set(self._tiles[0]) - set(claims)
+            for tile in itertools.chain.from_iterable(twins):
+                self._read_tile(pv, tile, classes, covered, free)
 
     def _tile_patches(self, pv: PlaneView, xy, angle: float, classes, covered, pad: int):
         """(classes, seen, log ratio) patches of a tile, `pad` pixels wider on each side than
