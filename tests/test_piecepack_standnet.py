@@ -11,7 +11,7 @@ from calibration.calibfile import load
 from referee.dimensions import DEFAULT
 from vision.detector import Detector
 from vision.evaluation import match_nearest, sample_images
-from vision.piecepack import standnet
+from vision.piecepack import detect, standnet
 from vision.piecepack.evaluation import score
 from vision.piecepack.pipeline import view_of
 
@@ -67,6 +67,27 @@ def test_pyramids_a_lamp_washes_out_are_read_with_the_network(lamp_frame, monkey
     with_net, found_too = _letters_right(lamp_frame, monkeypatch, True)
     assert found_too >= found >= 15
     assert with_net > found_too / 2 and with_net >= alone + 3, (alone, with_net, found, found_too)
+
+
+def test_a_suits_pyramids_take_distinct_letters(lamp_frame):
+    """A piecepack has one pyramid of each letter in a suit: on the lamp frame no two pyramids
+    of a suit are read as the same letter, and 20 of its 21 pyramids have their letter right
+    (6 shared a letter and 13 were right when each was read alone)."""
+    image, truth, hidden, cal = lamp_frame
+    found = Detector(load(cal)).detect(cv2.imread(str(image)), "icefloe").of_type("pp_pyramid")
+    assert len({(p.suit, p.size) for p in found}) == len(found)
+    pyramids = [p for p in truth.of_type("pp_pyramid") if p.id not in hidden]
+    pairs, _ = match_nearest(pyramids, found)
+    assert sum(pyramids[i].size == found[j].size for i, j in pairs.items()) >= 20
+
+
+@pytest.mark.parametrize("fits, letters", [
+    ([[0.0, -1.0], [-0.5, -3.0]], (1, 0)),             # the best total, not each one's best
+    ([[0.0, -1.0], [-3.0, -0.5]], (0, 1)),             # no shared letter: each its own best
+    ([[0.0, -1.0], [0.0, -1.0], [0.0, -1.0]], (0, 0, 0)),   # more pyramids than letters
+])
+def test_letters_of_one_suit_are_distinct_where_they_can_be(fits, letters):
+    assert tuple(int(k) for k in detect._letters(np.array(fits))) == letters
 
 
 def _missing_and_extra(frame, monkeypatch, network: bool) -> tuple[int, int]:

@@ -681,7 +681,8 @@ class PiecepackDetector:
     def _read_again(self, pv: PlaneView, standing: list[dict], tiles: list[dict]) -> list[dict]:
         """The standing pieces as the standing-piece network reads them: a piecepack pyramid's
         letter the one that the network and the silhouette's overlap with each letter's
-        outline agree on best (log probability + overlap / IOU_SCALE); a piece the network
+        outline agree on best (log probability + overlap / IOU_SCALE), the letters of one suit's
+        pyramids distinct (`_letters`); a piece the network
         reads as no piece with probability NO_PIECE or more left out, and a doubtful one (a
         part its shape explains less well than MIN_IOU) unless the network is sure it is a
         piece. Without the network doubtful pieces are left out."""
@@ -691,13 +692,16 @@ class PiecepackDetector:
             return [f for f, d in zip(standing, doubtful) if not d]
         crops = [standnet.crop(pv, f["x"], f["y"], self.dims.tile_thickness
                                if _over_tile((f["x"], f["y"]), tiles, self.dims.tile) else 0.0) for f in standing]
-        kept = []
+        kept, fits = [], {}
         for f, p, iou, doubt in zip(standing, standnet.probabilities(np.stack(crops)), ious, doubtful):
             if p[standnet.NONE] >= (SURE_PIECE if doubt else NO_PIECE):
                 continue
             if iou is not None:
-                f["size"] = PP_LETTERS[int(np.argmax(np.log(p[:len(PP_LETTERS)] + 1e-6) + np.array(iou) / IOU_SCALE))]
+                fits.setdefault(f["suit"], []).append((f, np.log(p[:len(PP_LETTERS)] + 1e-6) + np.array(iou) / IOU_SCALE))
             kept.append(f)
+        for pyramids in fits.values():
+            for (f, _), k in zip(pyramids, _letters(np.array([fit for _, fit in pyramids]))):
+                f["size"] = PP_LETTERS[k]
         return kept
 
     def _scraps(self, fits: list) -> set[int]:
@@ -941,6 +945,18 @@ class PiecepackDetector:
 
 
 _SETTLE_DY, _SETTLE_DX = (a.ravel() for a in np.mgrid[-SETTLE_SHIFT:SETTLE_SHIFT + 1, -SETTLE_SHIFT:SETTLE_SHIFT + 1])
+
+
+def _letters(fits: np.ndarray) -> tuple:
+    """Each pyramid's letter (index) from its fit to each letter (pyramids x letters, higher
+    better): a piecepack has one pyramid of each letter in a suit, so the letters of one
+    suit's pyramids are the distinct ones of the best total fit; each its best fit alone when
+    there are more pyramids than letters."""
+    n, letters = fits.shape
+    if n > letters:
+        return tuple(fits.argmax(axis=1))
+    rows = np.arange(n)
+    return max(itertools.permutations(range(letters), n), key=lambda ks: fits[rows, ks].sum())
 
 
 def _look(mean: np.ndarray, shared: np.ndarray, turn: int) -> tuple:
