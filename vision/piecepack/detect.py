@@ -58,6 +58,11 @@ HAND_AREA = 1750.0         # mm^2: in an area this large at least
 HAND_REACH = 12.0          # mm: a piece this close to one may be partly under it
 HAND_EDGE = 3.0            # mm: the blur of an arm's outline at the resolution it is found
 HALF_SIZE = {"tile": 25.4, "coin": 9.5}
+GRID_TURN = 12.0           # degrees either way of the area's rectangle the grid's turn is searched
+GRID_CELL = 24             # a tile's side in pixels of the grid search
+GRID_SHOWN = 0.2           # cells this much covered may be tiles (pieces on a tile hide its stock)
+GRID_FIT = 0.06            # a grid is looked for when the rectangle's cut leaves this share of its cells unexplained
+GRID_GAIN = 0.8            # ... and replaces the cut when its misfit is at most this share of the cut's
 FRAGMENT = 0.02            # stock areas this large (share of a tile) may be parts of one tile
 MIN_TILE_SHARE = 0.3       # ... which, joined, show at least this much of it,
 CROWDED_SHARE = 0.15       # or this much when pieces standing on the tile cover the rest:
@@ -330,7 +335,8 @@ class PiecepackDetector:
     def _tile_boxes(self, pv: PlaneView, classes: np.ndarray, pieces: np.ndarray, shade=False) -> list[dict]:
         """Tile centres and turns (mod 90) from the areas of stock (and the coins lying on it,
         and the pixels of `shade`): one area per tile, as the printed borders part touching
-        tiles; an area of several tiles (borders not seen) is cut along its own axes; pieces of
+        tiles; an area of several tiles (borders not seen) is cut along its own axes, or laid
+        on the grid of cells that explains it much better (`_grid`); pieces of
         one tile (a back's cross and coins at both ends of it cut its stock in two) are joined
         while they fit in one tile."""
         s = pv.top.mm_per_px
@@ -361,15 +367,22 @@ class PiecepackDetector:
                     on_table = ((classes != pp.CLASSES.index("cloth")) & (classes != pp.UNKNOWN)).astype(np.uint8)
                 if cols * rows > 1 or not self._covered(on_table, (cx, cy), angle, side / s, CROWDED_COVER):
                     continue
-            a = math.radians(angle)
-            u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-            for ci in range(cols):
-                for ri in range(rows):
-                    p = np.array([cx, cy]) + u * (ci - (cols - 1) / 2) * w / cols + v * (ri - (rows - 1) / 2) * h / rows
-                    if cols * rows > 1 and not self._covered(labels == group[0], p, angle, side / s):
-                        continue
-                    x, y = pv.mm(p[0], p[1])
-                    out.append({"type": "tile", "x": float(x), "y": float(y), "_angle": angle % 90.0})
+            grid = None
+            if cols * rows > 1:
+                component = labels == group[0]
+                grid = _grid(component, ((cx, cy), (w, h), angle), (cols, rows), side / s)
+            if grid is not None:
+                angle, centres = grid
+            else:
+                a = math.radians(angle)
+                u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+                centres = [np.array([cx, cy]) + u * (ci - (cols - 1) / 2) * w / cols + v * (ri - (rows - 1) / 2) * h / rows
+                           for ci in range(cols) for ri in range(rows)]
+            if cols * rows > 1:
+                centres = [p for p in centres if self._covered(component, p, angle, side / s)]
+            for p in centres:
+                x, y = pv.mm(p[0], p[1])
+                out.append({"type": "tile", "x": float(x), "y": float(y), "_angle": angle % 90.0})
         return out
 
     def _backs_found(self, pv: PlaneView, tiles: list[dict], classes, covered) -> list[dict]:
@@ -1194,6 +1207,68 @@ def _unhide(points: np.ndarray, pieces: np.ndarray, centre, size, angle: float, 
         else:
             c = c + u * ((lo + side_px / 2) if above >= below else (hi - side_px / 2))
     return float(c[0]), float(c[1]), seen
+
+
+def _grid(component: np.ndarray, rect: tuple, cells: tuple, side_px: float) -> tuple[float, list] | None:
+    """(angle, centres in px of the cells covered by GRID_SHOWN or more) of the grid of
+    tile-sized cells that explains an area of touching tiles best, when the area's rectangle
+    `rect` cut into `cells` (cols, rows) leaves more than GRID_FIT of them unexplained and the
+    grid explains it much better (GRID_GAIN); else None. A grid's misfit: in each cell, the
+    area covered or the area not, whichever is less, summed. Grids turned within GRID_TURN
+    degrees of the rectangle and moved by any offset are tried: every 2 degrees with cells
+    half as fine, then every half degree about the best, offsets near its best. Parts that
+    are no tile (a cloth's checks of the card's colour joined to the board) pull the
+    rectangle askew and cover no whole cell."""
+    ys, xs = np.nonzero(component)
+    x0, y0 = xs.min(), ys.min()
+    step = side_px / GRID_CELL                  # px of the component per grid pixel
+    crop = component[y0:ys.max() + 1, x0:xs.max() + 1].astype(np.float32)
+    small = cv2.resize(crop, (max(1, round(crop.shape[1] / step)), max(1, round(crop.shape[0] / step))),
+                       interpolation=cv2.INTER_AREA)
+    p = GRID_CELL
+    u, v = _turn_map(small.shape, rect[2], p)[0] @ np.array([*((np.asarray(rect[0]) - (x0, y0) + 0.5) / step - 0.5), 1.0])
+    own = _cell_misfits(small, rect[2], p, [round(v - cells[1] * p / 2 + 0.5) % p],
+                        [round(u - cells[0] * p / 2 + 0.5) % p])[0][0, 0]
+    if own < GRID_FIT * cells[0] * cells[1] * p * p:
+        return None
+    coarse = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    rough = [(_cell_misfits(coarse, t, p // 2)[0], t) for t in rect[2] + np.arange(-GRID_TURN, GRID_TURN + 1e-9, 2.0)]
+    misfit, turn = min(rough, key=lambda r: r[0].min())
+    near = [np.arange(2 * o - 3, 2 * o + 4) % p for o in np.unravel_index(int(np.argmin(misfit)), misfit.shape)]
+    misfit, sums, M, turn = min(((*_cell_misfits(small, t, p, *near), t) for t in turn + np.arange(-1.5, 1.6, 0.5)),
+                                key=lambda r: r[0].min())
+    i, j = np.unravel_index(int(np.argmin(misfit)), misfit.shape)
+    if misfit[i, j] > GRID_GAIN * own:
+        return None
+    back = cv2.invertAffineTransform(M)
+    centres = []
+    for ky, kx in zip(*np.nonzero(sums[i, j] > GRID_SHOWN * p * p)):
+        sx, sy = back @ np.array([near[1][j] + p * kx + p / 2 - 0.5, near[0][i] + p * ky + p / 2 - 0.5, 1.0])
+        centres.append(np.array([x0 + (sx + 0.5) * step - 0.5, y0 + (sy + 0.5) * step - 0.5]))
+    return turn, centres
+
+
+def _turn_map(shape: tuple, turn: float, p: int) -> tuple[np.ndarray, int]:
+    """(affine map, side) that turns an image of `shape` by `turn` degrees about its middle
+    into the middle of a square wide enough for it and a cell of `p` pixels each side."""
+    size = int(np.ceil(np.hypot(*shape))) + 2 * p
+    middle = np.array([(shape[1] - 1) / 2, (shape[0] - 1) / 2])
+    M = cv2.getRotationMatrix2D(tuple(middle), float(turn), 1.0)
+    M[:, 2] += (size - 1) / 2 - middle
+    return M, size
+
+
+def _cell_misfits(small: np.ndarray, turn: float, p: int, oys=None, oxs=None) -> tuple:
+    """(misfit per offset (oy, ox), cell sums per offset (oy, ox, ky, kx), the turn's affine
+    map) of the grid of p x p cells over a coverage image `small` turned by `turn` degrees,
+    its offsets those in `oys` and `oxs` (all by default)."""
+    M, size = _turn_map(small.shape, turn, p)
+    integral = cv2.integral(cv2.warpAffine(small, M, (size, size), flags=cv2.INTER_LINEAR), sdepth=cv2.CV_64F)
+    k = p * np.arange(size // p + 2)[None, :]
+    rows, cols = (np.minimum(np.asarray(o if o is not None else np.arange(p))[:, None] + k, size) for o in (oys, oxs))
+    corner = integral[rows[:, None, :, None], cols[None, :, None, :]]    # (oy, ox, ky, kx)
+    sums = corner[:, :, 1:, 1:] - corner[:, :, :-1, 1:] - corner[:, :, 1:, :-1] + corner[:, :, :-1, :-1]
+    return np.minimum(sums, p * p - sums).sum(axis=(2, 3)), sums, M
 
 
 def _group_fragments(ids: list, outlines: dict, limit_px: float) -> list[list]:
