@@ -695,27 +695,49 @@ class PiecepackDetector:
         """The standing pieces as the standing-piece network reads them: a piecepack pyramid's
         letter the one that the network and the silhouette's overlap with each letter's
         outline agree on best (log probability + overlap / IOU_SCALE), the letters of one suit's
-        pyramids distinct (`_letters`); a piece the network
+        pyramids distinct (`_letters`); a piece's type (pyramid, die or pawn, among those that
+        may stand there) the one the network finds likeliest; a piece the network
         reads as no piece with probability NO_PIECE or more left out, and a doubtful one (a
         part its shape explains less well than MIN_IOU) unless the network is sure it is a
         piece. Without the network doubtful pieces are left out."""
         ious = [f.pop("_ious", None) for f in standing]
         doubtful = [f.pop("_doubtful", False) for f in standing]
+        types, yaws = [f.pop("_types") for f in standing], [f.pop("_yaw") for f in standing]
         if not standing or not standnet.available():
             return [f for f, d in zip(standing, doubtful) if not d]
-        crops = [standnet.crop(pv, f["x"], f["y"], self.dims.tile_thickness
-                               if _over_tile((f["x"], f["y"]), tiles, self.dims.tile) else 0.0) for f in standing]
+        z0s = [self.dims.tile_thickness if _over_tile((f["x"], f["y"]), tiles, self.dims.tile) else 0.0 for f in standing]
+        crops = [standnet.crop(pv, f["x"], f["y"], z0) for f, z0 in zip(standing, z0s)]
         kept, fits = [], {}
-        for f, p, iou, doubt in zip(standing, standnet.probabilities(np.stack(crops)), ious, doubtful):
+        for f, p, iou, doubt, allowed, yaw, z0 in zip(standing, standnet.probabilities(np.stack(crops)), ious,
+                                                      doubtful, types, yaws, z0s):
             if p[standnet.NONE] >= (SURE_PIECE if doubt else NO_PIECE):
                 continue
-            if iou is not None:
-                fits.setdefault(f["suit"], []).append((f, np.log(p[:len(PP_LETTERS)] + 1e-6) + np.array(iou) / IOU_SCALE))
+            belief = {"pp_pyramid": p[:len(PP_LETTERS)].sum(), "die": p[standnet.CLASSES.index("die")],
+                      "pawn": p[standnet.CLASSES.index("pawn")]}
+            kind = max(sorted(allowed), key=belief.get)
+            if kind != f["type"]:
+                self._retype(pv, f, kind, SimpleNamespace(x=f["x"], y=f["y"], yaw=yaw), z0, belief[kind])
+            if kind == "pp_pyramid":
+                shape = np.array(iou) / IOU_SCALE if iou is not None else 0.0
+                fits.setdefault(f["suit"], []).append((f, np.log(p[:len(PP_LETTERS)] + 1e-6) + shape))
             kept.append(f)
         for pyramids in fits.values():
             for (f, _), k in zip(pyramids, _letters(np.array([fit for _, fit in pyramids]))):
                 f["size"] = PP_LETTERS[k]
         return kept
+
+    def _retype(self, pv: PlaneView, f: dict, kind: str, fit, z0: float, belief: float) -> None:
+        """Make a standing piece's fields those of a piece of type `kind` at its place (a die's
+        rank read there; a pyramid's letter is set with its suit's others)."""
+        for key in ("size", "pose", "rank"):
+            f.pop(key, None)
+        f["type"] = kind
+        if kind == "pp_pyramid":
+            f["pose"] = "standing"
+        if kind == "die":
+            f["rank"], conf = self._read_die(pv, fit, z0, f["suit"])
+            belief = min(belief, conf)
+        f["confidence"] = round(min(f["confidence"], float(belief)), 2)
 
     def _scraps(self, fits: list) -> set[int]:
         """Indices of the fits that are the smaller of two whose bases overlap by more than
@@ -804,7 +826,8 @@ class PiecepackDetector:
         close = [f for f in fits if f.iou > fits[0].iou - RIVAL_IOU]
         preferred = [f for f in close if (f.shape.type == "pp_pyramid") == pyramid]
         fit = preferred[0] if preferred else fits[0]
-        fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1)}
+        fields = {"type": fit.shape.type, "suit": blob.label, "x": round(fit.x, 1), "y": round(fit.y, 1),
+                  "_types": {sh.type for sh in shapes}, "_yaw": fit.yaw}
         if fit.shape.type == "pp_pyramid":
             fields.update(size=fit.shape.size, pose="standing")
             fields["_ious"] = [fitter.score(sh, *fitter.place(sh, fit.yaw), fit.yaw).iou for sh in PYRAMIDS]
