@@ -91,6 +91,7 @@ BASE_OVERLAP = 0.25        # standing pieces' bases overlapping more than this o
 IOU_SCALE = 0.02           # a pyramid's letter: the network's log probability + the silhouette's overlap / this
 NO_PIECE = 0.8             # a standing piece the network reads as no piece this probably is dropped
 DOUBT_IOU = 0.5            # a part explained this well (under MIN_IOU) is kept when the network is sure it
+SURE_PYRAMID = 0.9         # a piece the network reads as a pyramid this probably is one, tile found or not
 SURE_PIECE = 0.1           # ... is a piece (no piece at most this probable)
 RIVAL_IOU = 0.06           # shapes this close in overlap are told apart by where they stand
 PYRAMIDS = tuple(sh for sh in SHAPES if sh.type == "pp_pyramid")
@@ -312,7 +313,7 @@ class PiecepackDetector:
         where = Places(on, off, _reach(near, HAND_REACH / s), arms)
         # skin cut like tiles still tells where pieces may stand: on a tile the arm hides in part
         standing, under_pieces = self._standing(pv, classes, suited, places, (printed, turned), where)
-        standing = self._read_again(pv, standing, places)
+        standing = self._read_again(pv, standing, places, {sh.type for sh in on})
         standing += self._light_dice(pv, classes, places, standing + coins, under_pieces | under_coins)
         found_hide = under_pieces | under_coins
         for tile in tiles:      # read again, unsure tiles, with only the pieces found hidden
@@ -691,12 +692,14 @@ class PiecepackDetector:
             covered = _painted(found, classes.shape)
         return [fit[0] for _, fit, _ in found], covered
 
-    def _read_again(self, pv: PlaneView, standing: list[dict], tiles: list[dict]) -> list[dict]:
+    def _read_again(self, pv: PlaneView, standing: list[dict], tiles: list[dict], board: set) -> list[dict]:
         """The standing pieces as the standing-piece network reads them: a piecepack pyramid's
         letter the one that the network and the silhouette's overlap with each letter's
         outline agree on best (log probability + overlap / IOU_SCALE), the letters of one suit's
         pyramids distinct (`_letters`); a piece's type (pyramid, die or pawn, among those that
-        may stand there) the one the network finds likeliest; a piece the network
+        may stand there, and a pyramid wherever the network is sure of one where the game's
+        board has them, `board`: its tile may be one not found) the one the network finds
+        likeliest; a piece the network
         reads as no piece with probability NO_PIECE or more left out, and a doubtful one (a
         part its shape explains less well than MIN_IOU) unless the network is sure it is a
         piece. Without the network doubtful pieces are left out."""
@@ -714,6 +717,8 @@ class PiecepackDetector:
                 continue
             belief = {"pp_pyramid": p[:len(PP_LETTERS)].sum(), "die": p[standnet.CLASSES.index("die")],
                       "pawn": p[standnet.CLASSES.index("pawn")]}
+            if belief["pp_pyramid"] >= SURE_PYRAMID and "pp_pyramid" in board:   # on a tile not found
+                allowed = allowed | {"pp_pyramid"}
             kind = max(sorted(allowed), key=belief.get)
             if kind != f["type"]:
                 self._retype(pv, f, kind, SimpleNamespace(x=f["x"], y=f["y"], yaw=yaw), z0, belief[kind])
