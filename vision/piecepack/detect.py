@@ -634,15 +634,13 @@ class PiecepackDetector:
         face named there), each at its best quarter turn and the opposite one (the art is
         nearly symmetric under a half turn: with the centre numeral hidden, a tile placed a
         millimetre off may match better turned round)."""
-        n = seen.shape[0]
         if among is None:
             close = {name: turn for name, turn, err in first[4][:TILE_FINALISTS] if err <= first[3] * (1 + SURE)}
         else:
             close = {name: turn for name, turn, _ in first[4] if name in among}
         names, stack, squares = self._tiles_fine
         rows = [4 * names.index(name) + t for name, turn in close.items() for t in (turn, (turn + 2) % 4)]
-        patches = np.array([big[dy:dy + n, dx:dx + n] for dy in range(2 * SHIFT + 1) for dx in range(2 * SHIFT + 1)])
-        name, half, conf, error, _, at = _match_many(patches, seen, (list(close), stack[rows], squares[rows]))
+        name, half, conf, error, _, at = _match_window(big, seen, (list(close), stack[rows], squares[rows]))
         dy, dx = divmod(at, 2 * SHIFT + 1)
         return name, (close[name] + 2 * half) % 4, conf, error, (dx - SHIFT, dy - SHIFT)
 
@@ -1491,6 +1489,27 @@ def _match_many(patches: np.ndarray, seen: np.ndarray, turned, allowed=None, cos
         err = 1.0 - num / norms
     else:
         err = (((f * f) @ w)[:, None] - 2 * num + (squares @ w)[None, :]) / max(1.0, float(w.sum()))
+    return _ranked(err, names, turns)
+
+
+def _match_window(big: np.ndarray, seen: np.ndarray, turned) -> tuple:
+    """`_match_many` (cosine) of every n x n patch of `big` (n + 2 r pixels a side) against
+    `turned`, by correlation over the window (the same sums, without a copy of each patch)."""
+    names, stack, squares = turned
+    n = seen.shape[0]
+    w = np.repeat(seen[..., None].astype(np.float32), 3, axis=2)
+    big = np.ascontiguousarray(big, np.float32)
+    power = cv2.matchTemplate(big * big, w, cv2.TM_CCORR).ravel()
+    err = np.empty((len(power), len(stack)), np.float32)
+    for k, (t, t2) in enumerate(zip(stack, squares)):
+        num = cv2.matchTemplate(big, t.reshape(n, n, 3) * w, cv2.TM_CCORR).ravel()
+        err[:, k] = 1.0 - num / np.sqrt(np.maximum(power * float(t2 @ w.ravel()), 1e-12))
+    return _ranked(err, names, len(stack) // len(names))
+
+
+def _ranked(err: np.ndarray, names: list, turns: int) -> tuple:
+    """`_match_many`'s answer from the errors of each patch (rows) against each name's turns
+    (columns, `turns` per name)."""
     per_name = err.min(axis=0).reshape(len(names), turns)
     best, best_turn = per_name.min(axis=1), per_name.argmin(axis=1).tolist()
     order = np.argsort(best).tolist()
