@@ -40,6 +40,8 @@ MIN_PART_MM2 = 60.0        # ... unless they touch a piece (the visible part of 
 MIN_COIN_MM2 = 120.0
 NOT_A_TILE = 0.6           # match error (1 - cosine) above which no face explains a "tile": skin,
 MAX_CLOTH = 0.5            # unless this share of it at most is cloth and it is no arm's (`_mark_skin`)
+SUIT_UP_MARGIN = 0.5       # where coins lie suit up, a value side must fit this much better (match error) to show
+SUIT_UP = ("iceberg",)     # games whose coins are played suit side up ("face-down", docs/rulings/iceberg.md)
 NOT_A_COIN = 0.4           # match error (1 - cosine) above which no coin side explains a coin-coloured disc
 COIN_IOU = 0.5            # a coin-coloured area overlapping a coin's disc less than this is no coin
 ISLAND_COINS = 3.0        # an island of the tiles' card no larger than this many coins may be coins
@@ -291,7 +293,7 @@ class PiecepackDetector:
         tiles = self._tile_boxes(pv, classes, suited | hands * 255)
         tiles += self._shaded_boxes(pv, classes, suited | hands * 255, hands, stock, tiles)
         under_coins = np.zeros(classes.shape, np.uint8)
-        coins = self._coins_found(pv, classes, tiles, under_coins)
+        coins = self._coins_found(pv, classes, tiles, under_coins, game in SUIT_UP)
         rough = cv2.dilate(suited, _disc(2 * REGROW_MM, s)) | under_coins   # where pieces may stand
         for tile in tiles:
             self._read_tile(pv, tile, classes, rough)
@@ -895,12 +897,13 @@ class PiecepackDetector:
         return int(name.split("-")[1]), conf
 
     # --- coins -----------------------------------------------------------------------------------
-    def _coins_found(self, pv: PlaneView, classes, tiles, covered) -> list[dict]:
+    def _coins_found(self, pv: PlaneView, classes, tiles, covered, suit_up: bool = False) -> list[dict]:
         """Coins (their areas are marked in `covered`): discs of the coins' colour, islands
         of the tiles' card no larger than a few coins (an edition whose coins are printed on
         the tiles' card: on a coloured back or the cloth, a coin shows as such an island), and
         then islands of both together (a coin the classes part between wood and card, or whose
-        card touches a back's light print), opened by a disc MIXED_CORE of a coin wide."""
+        card touches a back's light print), opened by a disc MIXED_CORE of a coin wide.
+        `suit_up`: the game's coins are played suit side up (`_read_coin`)."""
         s = pv.top.mm_per_px
         r = self.dims.coin / 2
         largest = ISLAND_COINS * math.pi * r * r / s ** 2
@@ -908,7 +911,7 @@ class PiecepackDetector:
         card = _islands(fill_holes((classes == STOCK).astype(np.uint8) * 255), largest)
         out = []
         for kind, part, centre in self._discs(wood, COIN, s) + self._discs(card, STOCK, s):
-            self._add_coin(pv, classes, tiles, covered, kind, part, centre, out)
+            self._add_coin(pv, classes, tiles, covered, kind, part, centre, out, suit_up=suit_up)
         either = fill_holes((np.isin(classes, (COIN, STOCK)) & (covered == 0)).astype(np.uint8) * 255)
         half = cv2.resize(either, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)   # wide: coarse will do
         half = _islands(cv2.morphologyEx(half, cv2.MORPH_OPEN, _disc(MIXED_CORE * self.dims.coin, 2 * s)), largest / 4)
@@ -917,11 +920,11 @@ class PiecepackDetector:
         for _, part, centre in self._discs(either, MIXED, s):
             cls = classes[part.box[1]:part.box[3], part.box[0]:part.box[2]][part.mask > 0]
             kind = COIN if np.count_nonzero(cls == COIN) > np.count_nonzero(cls == STOCK) else STOCK
-            self._add_coin(pv, classes, tiles, covered, kind, part, centre, out, MIXED)
+            self._add_coin(pv, classes, tiles, covered, kind, part, centre, out, MIXED, suit_up)
         return out
 
     def _add_coin(self, pv: PlaneView, classes, tiles, covered, kind: int, part, centre, out: list,
-                  source: int | None = None) -> None:
+                  source: int | None = None, suit_up: bool = False) -> None:
         """The coin of stock class `kind` shaped by `part` (`centre` in its box) added to
         `out` (its area to `covered`) when it lies as a coin (`_ground_share`, for card) and a
         coin's side explains it (`_read_coin`); `source` the class of the mask it came from,
@@ -933,7 +936,7 @@ class PiecepackDetector:
         seen_at = pv.mm(centre[0] + x0, centre[1] + y0)
         on = _over_tile(seen_at, tiles, self.dims.tile)
         height = (self.dims.tile_thickness if on else 0.0) + COIN_THICKNESS
-        fields = self._read_coin(pv, seen_at, classes, kind)
+        fields = self._read_coin(pv, seen_at, classes, kind, suit_up)
         if fields is None:
             return                  # the colour and size of a coin, but no coin's face
         x, y = raise_point(seen_at, pv.centre, pv.height, height)
@@ -956,11 +959,13 @@ class PiecepackDetector:
                     out.append((kind, part, centre))
         return out
 
-    def _read_coin(self, pv: PlaneView, xy, classes, kind: int = COIN) -> dict | None:
+    def _read_coin(self, pv: PlaneView, xy, classes, kind: int = COIN, suit_up: bool = False) -> dict | None:
         """The coin at `xy` (moved by up to a millimetre: a disc's centre is found to about that),
         its stock of colour class `kind`: its side, suit or rank and turn; None when no side
         explains it (match error over NOT_A_COIN: plain card of the coins' colour, as some
-        editions' tiles are)."""
+        editions' tiles are). With `suit_up` (a game whose coins are played suit side up) a
+        coin shows its value only where that fits clearly better than any suit: the best suit
+        side's match error more than SUIT_UP_MARGIN over the value side's."""
         n = self.profile.coins[next(iter(self.profile.coins))].shape[0]
         patch = sample(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM)
         cls = sample(classes, pv, xy, 0.0, n, pp.COIN_MM)
@@ -969,10 +974,14 @@ class PiecepackDetector:
             patch.reshape(-1, 3), axis=0)
         yy, xx = np.mgrid[0:n, 0:n] - (n - 1) / 2
         inside = np.hypot(xx, yy) * pp.COIN_MM < self.dims.coin / 2 - 1.2
-        name, turn, conf, error = _match_shifted(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM, inside, self._coins,
-                                                 level=level)[:4]
+        name, turn, conf, error, ranked = _match_shifted(pv.logratio, pv, xy, 0.0, n, pp.COIN_MM, inside,
+                                                         self._coins, level=level)[:5]
         if error > NOT_A_COIN:
             return None
+        if suit_up and not name.startswith("suit-"):
+            suit = next(((nm, t, e) for nm, t, e in ranked if nm.startswith("suit-")), None)
+            if suit is not None and suit[2] <= (1 + SUIT_UP_MARGIN) * error:
+                name, turn, conf = suit[0], suit[1], min(conf, 0.5)
         side, what = name.split("-")
         fields = {"type": "coin", "face": side, "angle": tenth_degree(turn * 360.0 / COIN_TURNS),
                   "confidence": conf}
