@@ -370,18 +370,17 @@ class PiecepackDetector:
                     on_table = ((classes != pp.CLASSES.index("cloth")) & (classes != pp.UNKNOWN)).astype(np.uint8)
                 if cols * rows > 1 or not self._covered(on_table, (cx, cy), angle, side / s, CROWDED_COVER):
                     continue
-            grid = None
+            centres = [np.array([cx, cy])]
             if cols * rows > 1:
                 component = labels == group[0]
                 grid = _grid(component, ((cx, cy), (w, h), angle), (cols, rows), side / s)
-            if grid is not None:
-                angle, centres = grid
-            else:
-                a = math.radians(angle)
-                u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-                centres = [np.array([cx, cy]) + u * (ci - (cols - 1) / 2) * w / cols + v * (ri - (rows - 1) / 2) * h / rows
-                           for ci in range(cols) for ri in range(rows)]
-            if cols * rows > 1:
+                if grid is not None:
+                    angle, centres = grid
+                else:       # the rectangle cut along its axes
+                    a = math.radians(angle)
+                    u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+                    centres = [centres[0] + u * (ci - (cols - 1) / 2) * w / cols + v * (ri - (rows - 1) / 2) * h / rows
+                               for ci in range(cols) for ri in range(rows)]
                 centres = [p for p in centres if self._covered(component, p, angle, side / s)]
             for p in centres:
                 x, y = pv.mm(p[0], p[1])
