@@ -74,7 +74,7 @@ def _colour(rgb) -> tuple:
 
 
 def table_material(table: Table) -> bpy.types.Material:
-    """Cloth, felt and linen (a fine weave), wood (grain), laminate, or a checked cloth."""
+    """Cloth, felt and linen (a fine weave), wood (grain), laminate, a striped or a checked cloth."""
     mat, bsdf, tree = _material("table")
     nodes, links = tree.nodes, tree.links
     coords = nodes.new("ShaderNodeTexCoord")
@@ -93,6 +93,13 @@ def table_material(table: Table) -> bpy.types.Material:
         tex.inputs["Detail"].default_value = 3.0
         ramp.color_ramp.elements[0].position = 0.2
         ramp.color_ramp.elements[1].position = 0.9
+        links.new(tex.outputs["Fac"], ramp.inputs["Fac"])
+    elif table.kind == "striped":
+        tex = nodes.new("ShaderNodeTexWave")
+        tex.wave_type, tex.bands_direction, tex.wave_profile = "BANDS", "X", "SAW"
+        tex.inputs["Scale"].default_value = freq * math.pi / 20      # a band `scale` wide
+        ramp.color_ramp.interpolation = "CONSTANT"
+        ramp.color_ramp.elements[1].position = 0.5
         links.new(tex.outputs["Fac"], ramp.inputs["Fac"])
     elif table.kind == "gingham":
         tex = nodes.new("ShaderNodeTexChecker")

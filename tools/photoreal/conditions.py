@@ -26,7 +26,7 @@ SPLITS = ("train", "val", "test")
 
 # Table families: kind -> split. Parameters are drawn per session within the family.
 TABLES = {
-    "cloth": "train", "laminate": "train", "oak": "train",
+    "cloth": "train", "laminate": "train", "oak": "train", "striped": "train",
     "linen": "val", "pine": "val",
     "felt": "test", "walnut": "test", "gingham": "test", "dark-cloth": "test",
 }
@@ -170,6 +170,10 @@ def draw_table(rng: random.Random, split: str) -> Table:
     if kind == "laminate":
         main = _shade(rng, rng.random(), (0.0, 0.1), (0.45, 0.8))
         return Table(kind, main, tuple(c * 0.95 for c in main), 5.0, rng.uniform(0.2, 0.45), rot)
+    if kind == "striped":       # bands of a colour and a pale one, 4-30 mm wide
+        main = _shade(rng, rng.random(), (0.2, 0.8), (0.3, 0.7))
+        pale = _shade(rng, rng.random(), (0.0, 0.15), (0.75, 0.95))
+        return Table(kind, main, pale, rng.uniform(4, 30), rng.uniform(0.85, 1.0), rot)
     # gingham: a two-colour checked cloth
     main = _shade(rng, rng.random(), (0.4, 0.8), (0.35, 0.7))
     return Table(kind, main, srgb_to_linear((235, 235, 230)), rng.uniform(8, 25), 0.95, rot)
@@ -179,10 +183,10 @@ def draw_light(rng: random.Random, split: str) -> Light:
     kind = _family(rng, LIGHTS, split)
     az = rng.uniform(0, 360)
     if kind == "panel":
-        return Light(kind, rng.uniform(3500, 5500), 1.0, az, rng.uniform(70, 90), rng.uniform(1500, 2200),
+        return Light(kind, rng.uniform(2700, 6500), 1.0, az, rng.uniform(70, 90), rng.uniform(1500, 2200),
                      rng.uniform(500, 1200), rng.uniform(5000, 6500), rng.uniform(0.1, 0.3))
     if kind == "window":
-        return Light(kind, rng.uniform(5500, 7500), 1.0, az, rng.uniform(25, 50), rng.uniform(1500, 2500),
+        return Light(kind, rng.uniform(4000, 7500), 1.0, az, rng.uniform(25, 50), rng.uniform(1500, 2500),
                      rng.uniform(800, 1600), rng.uniform(3000, 4000), rng.uniform(0.1, 0.35))
     if kind == "overcast":
         return Light(kind, rng.uniform(6000, 7500), 1.0, az, rng.uniform(60, 85), 2000.0, 2500.0,
