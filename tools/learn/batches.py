@@ -46,11 +46,14 @@ def fit(net, n: int, loss_of, epochs: int, g: torch.Generator, report=None, batc
 
 
 def parser(description: str) -> argparse.ArgumentParser:
-    """The training scripts' command line: crop sets, a validation set, epochs, seed, output."""
+    """The training scripts' command line: crop sets, a validation set, epochs, seed, the
+    learning rate, a network to start from, output."""
     p = argparse.ArgumentParser(description=description)
     p.add_argument("train", nargs="+")
     p.add_argument("--val")
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    p.add_argument("--start-from", metavar="NET.onnx", help="an exported network to train on from")
     p.add_argument("-o", "--out", required=True)
     return p

@@ -79,7 +79,7 @@ def main(argv=None) -> int:
     x, colour, size = load(args.train)
     val = load([args.val]) if args.val else None
     print(f"{len(x)} training crops ({np.bincount(colour.numpy(), minlength=NONE + 1).tolist()} by colour, then none)")
-    net = model().to(device)
+    net = (onnx_check.start_from(model(), args.start_from) if args.start_from else model()).to(device)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
 
     def loss_of(idx):
@@ -92,7 +92,7 @@ def main(argv=None) -> int:
         c, s = accuracy(net, *(t.to(device) for t in val))
         return f", val colour {100 * c:.1f} %, size {100 * s:.1f} %"
 
-    batches.fit(net, len(x), loss_of, args.epochs, g, report if val is not None else None)
+    batches.fit(net, len(x), loss_of, args.epochs, g, report if val is not None else None, lr=args.lr)
     net = net.cpu()
     export(net, args.out, x[:8])
     print(f"wrote {args.out}")

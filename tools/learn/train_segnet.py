@@ -124,6 +124,8 @@ def main(argv=None) -> int:
     p.add_argument("--batch", type=int, default=24)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--pools", type=float, default=0.0, help="level of the light pools added (0: none)")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    p.add_argument("--start-from", metavar="NET.onnx", help="an exported network to train on from")
     p.add_argument("-o", "--out", required=True)
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
@@ -132,9 +134,9 @@ def main(argv=None) -> int:
     sets = [load(path) for path in args.train]
     val = load(args.val) if args.val else []
     print(f"{[len(s) for s in sets]} training frames, {len(val)} validation frames, on {device}")
-    net = model().to(device)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.epochs * args.steps)
+    net = (onnx_check.start_from(model(), args.start_from) if args.start_from else model()).to(device)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * args.steps)
     loss_fn = nn.CrossEntropyLoss(weight=torch.tensor(WEIGHTS, device=device), ignore_index=IGNORE)
     for epoch in range(args.epochs):
         net.train()

@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     x, label = batches.arrays(args.train, "label")
     val = batches.arrays([args.val], "label") if args.val else None
     print(f"{len(x)} training crops, by class {dict(zip(CLASSES, np.bincount(label.numpy(), minlength=len(CLASSES)).tolist()))}")
-    net = model()
+    net = onnx_check.start_from(model(), args.start_from) if args.start_from else model()
     if args.init:
         net.load_state_dict(torch.load(args.init))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
         return f", val {100 * every:.1f} %, letters {100 * letters:.1f} %"
 
     batches.fit(net, len(x), lambda idx: loss_fn(net(augment(x[idx], g)), label[idx]), args.epochs, g,
-                report if val is not None else None)
+                report if val is not None else None, lr=args.lr)
     torch.save(net.state_dict(), Path(args.out).with_suffix(".pt"))
     onnx_check.export(net, args.out, x[:8], ("crop", "class"), {"crop": {0: "n"}, "class": {0: "n"}})
     print(f"wrote {args.out}")
