@@ -62,6 +62,8 @@ MISSING = 1 / 8          # the share of each kind of piece that may be hidden or
 SIDES = 1.5              # face up the tiles differ at least this many times more than face down
 BLOCKS = 4               # ... in the part of a tile's middle (of BLOCKS x BLOCKS) where they differ most
 INNER = np.pad(np.ones((TILE_N - 12,) * 2, bool), 6)     # a tile's patch inside its 3 mm border
+CLIPPED = 250            # a channel at this level or above is at the camera's limit
+OVEREXPOSED = 0.5        # the share of the tiles' middles at that limit beyond which a photo is overexposed
 PLURAL = {"tile": "tiles", "coin": "coins", "die": "dice", "pp_pyramid": "pyramids", "pawn": "pawns"}
 
 
@@ -519,13 +521,29 @@ def guide_sheet(kind: str, px_per_mm: float = 3.0) -> np.ndarray:
     return img
 
 
+def overexposed(pv: PlaneView, name: str) -> str | None:
+    """A one-line warning when most of the tiles' middles in photo `name` (faces or backs) are
+    at the camera's limit: the faint print there is lost, so faces may be learned blank."""
+    shares = [(sample(pv.top.image, pv, tile_at(si, rank), 0.0, TILE_N, pp.TILE_MM)[INNER] >= CLIPPED)
+              .any(axis=1).mean() for si in range(len(pp.SUITS)) for rank in range(6)]
+    share = float(np.median(shares))
+    if share < OVEREXPOSED:
+        return None
+    return (f"warning: {name}: {100 * share:.0f} % of the tiles' card is at the camera's limit (overexposed): faint "
+            "print is lost and faces may be misread; take the photo again with less light or a lower exposure")
+
+
 def enrol_into(calibration, paths: list):
     """The calibration with the piecepack profile learned from photos (faces, backs and
-    optionally pyramids, in that order) in its `piecepack` section, using its intrinsics."""
+    optionally pyramids, in that order) in its `piecepack` section, using its intrinsics, and
+    the warnings of overexposed photos."""
     from vision.sources import read_image
     if not 2 <= len(paths) <= len(KINDS):
         raise EnrolError(f"enrolment takes 2 or 3 photos (faces, backs, pyramids), got {len(paths)}")
     photos = {kind: [(str(path), read_image(path), calibration.K, calibration.dist)]
               for kind, path in zip(KINDS, paths)}
     profile = learn(photos, source="enrolled from " + ", ".join(str(p) for p in paths))
-    return replace(calibration, extra={**calibration.extra, "piecepack": profile.to_dict()})
+    warnings = [overexposed(photo_view(frame, K, dist, kind, name), name)
+                for kind, [(name, frame, K, dist)] in photos.items() if kind != "pyramids"]
+    return replace(calibration, extra={**calibration.extra, "piecepack": profile.to_dict()}), \
+        [w for w in warnings if w]

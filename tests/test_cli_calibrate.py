@@ -3,10 +3,15 @@ enrolment photos that are not the enrolment arrangement refused."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from tests.cli_helpers import FRAME720, SAMPLES, cli, one_line, snapshot
+
+PHOTOREAL = Path(__file__).parent / "data" / "photoreal"
 
 
 @pytest.mark.parametrize("options, named", [
@@ -50,3 +55,17 @@ def test_two_game_photos_are_not_enrolled(tmp_path):
                        "-o", tmp_path / "cal.json")
     assert code == 2 and "not an enrolment photo" in err.splitlines()[-1] and "icefloe-01.jpg" in err
     assert "Traceback" not in err and not (tmp_path / "cal.json").exists()
+
+
+def test_an_overexposed_faces_photo_is_enrolled_with_a_warning_naming_it(tmp_path):
+    """A faces photo whose tiles' card is mostly at the camera's limit has lost its faint
+    print: the user is told which photo to take again. The backs photo, well exposed, is not
+    named."""
+    faces = cv2.imread(str(PHOTOREAL / "s0062-enrol-faces.jpg")).astype(np.float32)
+    cv2.imwrite(str(tmp_path / "bright-faces.jpg"), np.clip(2 * faces, 0, 255).astype(np.uint8))
+    code, _, err = cli("calibrate", PHOTOREAL / "s0062-f0.jpg", "--mat", "cards", "--area", "354x354",
+                       "--enrol", tmp_path / "bright-faces.jpg", PHOTOREAL / "s0062-enrol-backs.jpg",
+                       "-o", tmp_path / "cal.json")
+    warned = [line for line in err.splitlines() if "overexposed" in line]
+    assert code == 0 and (tmp_path / "cal.json").exists()
+    assert len(warned) == 1 and "bright-faces.jpg" in warned[0] and "s0062-enrol-backs" not in warned[0]

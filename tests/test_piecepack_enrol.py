@@ -318,8 +318,9 @@ def gingham():
     """A set enrolled on a gingham whose white checks are near the card's colour (committed
     photoreal photos of the test split, 'ivory' edition), a game frame on it and the tiles it
     shows."""
-    cal = enrol.enrol_into(load(PHOTOREAL / "calibration-s0062.json"),
-                           [PHOTOREAL / f"s0062-enrol-{kind}.jpg" for kind in ("faces", "backs")])
+    cal, warnings = enrol.enrol_into(load(PHOTOREAL / "calibration-s0062.json"),
+                                     [PHOTOREAL / f"s0062-enrol-{kind}.jpg" for kind in ("faces", "backs")])
+    assert warnings == []
     data = json.loads((PHOTOREAL / "s0062-f0.json").read_text())
     tiles = [p for p in scene_from_dict(data).of_type("tile") if p.id not in data["render"]["hidden"]]
     return cal, cv2.imread(str(PHOTOREAL / "s0062-f0.jpg")), tiles

@@ -92,7 +92,7 @@ def run(args) -> int:
         fits, size, paleness = collect_mat_views(open_frames(args.source, MAX_FRAMES), layout, args.views, K, dist, _show)
         print(file=sys.stderr)
         calibration = build(layout, fits, size, K, dist)
-        white = None
+        white, enrol_warnings = None, []
         if args.palette:
             photo = read_image(args.palette)
             fit = palette_fit(photo, calibration.K, calibration.dist)
@@ -107,7 +107,7 @@ def run(args) -> int:
                       "stands in for them", file=sys.stderr)
         if args.enrol:
             print(f"learning the piecepack from {len(args.enrol)} photos ...", file=sys.stderr, flush=True)
-            calibration = enrol_into(calibration, args.enrol)
+            calibration, enrol_warnings = enrol_into(calibration, args.enrol)
             print(f"piecepack enrolled from {len(args.enrol)} photos", file=sys.stderr)
     except (FrameSourceError, CalibrationFailed) as exc:
         raise UserError(str(exc)) from None
@@ -126,7 +126,7 @@ def run(args) -> int:
         print("warning: the views do not pin the lens's focal length down (the camera looks nearly straight "
               f"down): it may be far off, and heights and sizes with it; add views at a slant (--views) or "
               "calibrate the lens with the ChArUco board (--charuco)", file=sys.stderr)
-    warning = pale_table_warning(paleness, layout, white)
-    if warning:
-        print(warning, file=sys.stderr)
+    for warning in [pale_table_warning(paleness, layout, white)] + enrol_warnings:
+        if warning:
+            print(warning, file=sys.stderr)
     return 0
