@@ -16,7 +16,6 @@ import numpy as np
 
 from calibration.colors import REJECT, ColorProfile
 from vision import segnet
-from vision.piecepack.view import BORDER as CLOTH_BORDER, LOG, cloth_model, patterned
 
 BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
 CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
@@ -44,7 +43,6 @@ NET_PIECE = 0.3               # the network's piece probability above which fore
 NET_REACH = 2.0               # mm: threshold foreground this close to such pixels is kept
 PALE_NEAR = 8.0               # mm: and this close to a clearly bright, colourless pixel where
 NET_WEAK = 0.05               # ... the network's piece probability is over this (wood grain: none)
-CLOTH_NEAR = 0.15             # log: this close to a two-coloured cloth's colours or a blend of them is cloth
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
 
@@ -73,20 +71,6 @@ def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = N
     k = int(BACKGROUND_WINDOW / (mm_per_px * step)) | 1
     med = cv2.medianBlur(small, min(k, 255))
     return cv2.resize(med, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-
-
-def cloth_pixels(image: np.ndarray, mm_per_px: float) -> np.ndarray | None:
-    """Boolean mask of the pixels of a two-coloured cloth (a gingham's checks or a cloth's
-    stripes, found along the view's border by `vision.piecepack.view.cloth_model`): within
-    CLOTH_NEAR of either colour or of a blend of the two (their edges) under the cloth's light
-    field. None for a cloth of one colour."""
-    border = max(2, int(CLOTH_BORDER / mm_per_px))
-    if not patterned(image, border):
-        return None
-    model, other = cloth_model(image, border)
-    ratio = cv2.LUT(image, LOG) - model
-    t = np.clip(ratio @ other / float(other @ other), 0.0, 1.0)
-    return np.abs(ratio - t[..., None] * other).max(axis=2) < CLOTH_NEAR
 
 
 def log_ratio(image: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -293,9 +277,6 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         mask[ignore > 0] = 0
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
     mask |= faint
-    cloth = cloth_pixels(image, mm_per_px)
-    if cloth is not None:
-        mask[cloth], faint[cloth] = 0, 0
     if model is not None:
         learned = with_network(mask, segnet.probabilities(features, mm_per_px, model), features, faint, mm_per_px)
         mask = learned if paper is None else np.where(paper > 0, mask, learned)
