@@ -132,3 +132,16 @@ def test_an_ice_pirates_table_read_as_ice_pirates_gives_no_warning():
 def test_the_right_calibration_and_game_give_no_warning():
     code, out, err = cli("detect", FRAME720, "-c", CAL720)
     assert code == 0 and '"pieces"' in out and err == ""
+
+
+def test_a_gingham_is_refused_in_one_line_as_a_pattern(tmp_path):
+    """A cloth of two colours along the view's edge (a committed photoreal Ice Pirates frame
+    on a gingham under a lamp): the pyramids' colours are read against one table colour, and
+    the checks read as pieces, so the frame is refused (exit 3) before they are fitted, naming what
+    to do."""
+    photoreal = SAMPLES.parent / "tests" / "data" / "photoreal"
+    code, out, err = cli("detect", photoreal / "s0005-f2.jpg", "-c", photoreal / "calibration-s0005.json",
+                         "--game", "icepirates")
+    assert code == 3 and out == ""
+    assert "two colours" in err.splitlines()[-1] and "plain cloth" in err.splitlines()[-1]
+    assert "Traceback" not in err

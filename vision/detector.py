@@ -25,6 +25,7 @@ from referee.scene import Scene, scene_from_dict
 from vision import colournet, segnet
 from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.faint_cargo import faint_on_cards, lying_instead
+from vision.piecepack.view import BORDER as CLOTH_BORDER, patterned
 from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one, pasted
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import TopView, rectify
@@ -103,11 +104,8 @@ class Detector:
         if game in GAME_PIPELINES:
             return GAME_PIPELINES[game](self, frame, game)
         view, cards, seg = self.look(frame, game)
-        busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
-        region = float(seg.stats[1:, cv2.CC_STAT_AREA].max(initial=0)) * view.mm_per_px ** 2
-        if (busy > MAX_FOREGROUND or region > MAX_REGION) and not self.calibration.layout.on_paper:
-            raise FrameError(f"{100 * busy:.0f} % of the table looks like pieces (a patterned cloth?): "
-                             "play on a plain cloth")
+        if not self.calibration.layout.on_paper:
+            _plain_cloth(view, seg)
         found, cargo = self._classify(view, seg, game, cards)
         if self.reread:
             found = colournet.reread(view, seg.features, found, self.reread, tuple(game_rules(game, ())))
@@ -227,6 +225,19 @@ class Detector:
         r = max(1, int(HAND_REACH / mm_per_px))
         return (cv2.dilate(hands, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
                 ).astype(np.uint8)
+
+
+def _plain_cloth(view: TopView, seg: Segmentation) -> None:
+    """FrameError unless the table is a plain cloth: one of two colours along the view's edge
+    (a gingham, stripes: the pyramids' colours are read against one table colour), or one read
+    as pieces over MAX_FOREGROUND of it or in a region over MAX_REGION."""
+    if patterned(view.image, max(2, int(CLOTH_BORDER / view.mm_per_px))):
+        raise FrameError("the cloth has two colours along the view's edge (a pattern): play on a plain cloth")
+    busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
+    region = float(seg.stats[1:, cv2.CC_STAT_AREA].max(initial=0)) * view.mm_per_px ** 2
+    if busy > MAX_FOREGROUND or region > MAX_REGION:
+        raise FrameError(f"{100 * busy:.0f} % of the table looks like pieces (a patterned cloth?): "
+                         "play on a plain cloth")
 
 
 def _at_edge(seg: Segmentation) -> np.ndarray:

@@ -79,16 +79,8 @@ def cloth_model(image: np.ndarray, border_px: int) -> tuple[np.ndarray, np.ndarr
     for two colours the brighter one's level under one light field (its log a plane). The
     model is computed coarse and enlarged (it is smooth)."""
     h, w = image.shape[:2]
-    band = np.zeros((h, w), bool)
-    band[:border_px], band[-border_px:], band[:, :border_px], band[:, -border_px:] = True, True, True, True
-    step = 3
-    ys, xs = np.nonzero(band[::step, ::step])
-    ys, xs = ys * step, xs * step
-    x, y = xs / w, ys / h
-    around = np.where(ys < border_px, xs, np.where(xs >= w - border_px, w + ys,
-                      np.where(ys >= h - border_px, 2 * w + h - xs, 2 * (w + h) - ys)))
-    two = two_colours(LOG[image[ys, xs]].astype(np.float64), x, y, around, PATTERN_RUN * border_px / BORDER,
-                      border_px / 4)
+    values, x, y, around = _border(image, border_px)
+    two = _two(values, x, y, around, border_px)
     cw, ch = max(2, w // COARSE), max(2, h // COARSE)
     gx = np.linspace(0, 1, cw, dtype=np.float32)[None, :, None]
     gy = np.linspace(0, 1, ch, dtype=np.float32)[:, None, None]
@@ -96,10 +88,34 @@ def cloth_model(image: np.ndarray, border_px: int) -> tuple[np.ndarray, np.ndarr
         (a, b, c), other = two
         model = a + gx * b + gy * c
     else:
-        a, b, c = _plane(image[ys, xs].astype(np.float64), x, y)
+        a, b, c = _plane(values.astype(np.float64), x, y)
         model = np.log(np.maximum(a + gx * b + gy * c, 8.0) + 2.0)
         other = None
     return cv2.resize(model.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR), other
+
+
+def patterned(image: np.ndarray, border_px: int) -> bool:
+    """Whether the view's border band shows a cloth of two colours (`two_colours`)."""
+    return _two(*_border(image, border_px), border_px) is not None
+
+
+def _border(image: np.ndarray, border_px: int) -> tuple:
+    """Every third pixel of the band `border_px` wide along the view's edge: their values,
+    their places over the view (x, y from 0 to 1) and how far along the border each lies."""
+    h, w = image.shape[:2]
+    band = np.zeros((h, w), bool)
+    band[:border_px], band[-border_px:], band[:, :border_px], band[:, -border_px:] = True, True, True, True
+    step = 3
+    ys, xs = np.nonzero(band[::step, ::step])
+    ys, xs = ys * step, xs * step
+    around = np.where(ys < border_px, xs, np.where(xs >= w - border_px, w + ys,
+                      np.where(ys >= h - border_px, 2 * w + h - xs, 2 * (w + h) - ys)))
+    return image[ys, xs], xs / w, ys / h, around
+
+
+def _two(values: np.ndarray, x: np.ndarray, y: np.ndarray, around: np.ndarray, border_px: int):
+    return two_colours(LOG[values].astype(np.float64), x, y, around, PATTERN_RUN * border_px / BORDER,
+                       border_px / 4)
 
 
 def _plane(values: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
