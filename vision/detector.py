@@ -228,9 +228,9 @@ class Detector:
 
 
 def _plain_cloth(view: TopView, seg: Segmentation) -> None:
-    """FrameError unless the table is a plain cloth: one of two colours along the view's edge
-    (a gingham, stripes: the pyramids' colours are read against one table colour), or one read
-    as pieces over MAX_FOREGROUND of it or in a region over MAX_REGION."""
+    """FrameError when the table is no plain cloth: two colours alternate along the view's edge
+    (a gingham, stripes: the pyramids' colours are read against one table colour), or it reads
+    as pieces over MAX_FOREGROUND of the view or in one region over MAX_REGION."""
     if patterned(view.image, max(2, int(CLOTH_BORDER / view.mm_per_px))):
         raise FrameError("the cloth has two colours along the view's edge (a pattern): play on a plain cloth")
     busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size

@@ -114,6 +114,7 @@ def _border(image: np.ndarray, border_px: int) -> tuple:
 
 
 def _two(values: np.ndarray, x: np.ndarray, y: np.ndarray, around: np.ndarray, border_px: int):
+    """`two_colours` of a border band's samples (`_border`)."""
     return two_colours(LOG[values].astype(np.float64), x, y, around, PATTERN_RUN * border_px / BORDER,
                        border_px / 4)
 
