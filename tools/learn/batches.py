@@ -1,4 +1,4 @@
-"""What the crop networks' training scripts share: loading crop sets, the mirror, the loop, the command line."""
+"""What the training scripts share: loading crop sets, the mirror, the loop, the command line."""
 from __future__ import annotations
 
 import argparse
@@ -46,7 +46,7 @@ def fit(net, n: int, loss_of, epochs: int, g: torch.Generator, report=None, batc
 
 
 def parser(description: str) -> argparse.ArgumentParser:
-    """The training scripts' command line: crop sets, a validation set, epochs, seed, the
+    """The training scripts' command line: training sets, a validation set, epochs, seed, the
     learning rate, a network to start from, output."""
     p = argparse.ArgumentParser(description=description)
     p.add_argument("train", nargs="+")

@@ -26,12 +26,15 @@ def export(net, path: str, x: torch.Tensor, names: tuple[str, ...], dynamic: dic
                          f"{np.abs(got - want).max():.4f})")
 
 
-def start_from(net: nn.Module, path: str) -> nn.Module:
-    """`net` with the weights of the network exported to `path`, to train on from there.
+def start_from(net: nn.Module, path: str | None) -> nn.Module:
+    """`net` with the weights of the network exported to `path`, to train on from there
+    (`net` as it is when `path` is None).
 
     The export folds each batch normalisation into its convolution, so `net`'s batch
     normalisations become identities and its convolutions and linear layers take the exported
     weights in the order the graph runs them. SystemExit naming `path` when the shapes differ."""
+    if path is None:
+        return net
     import onnx
     from onnx import numpy_helper
 

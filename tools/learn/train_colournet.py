@@ -79,7 +79,7 @@ def main(argv=None) -> int:
     x, colour, size = load(args.train)
     val = load([args.val]) if args.val else None
     print(f"{len(x)} training crops ({np.bincount(colour.numpy(), minlength=NONE + 1).tolist()} by colour, then none)")
-    net = (onnx_check.start_from(model(), args.start_from) if args.start_from else model()).to(device)
+    net = onnx_check.start_from(model(), args.start_from).to(device)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
 
     def loss_of(idx):

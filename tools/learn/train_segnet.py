@@ -13,7 +13,6 @@ network as PyTorch does.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
@@ -21,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from tools.learn import onnx_check
+from tools.learn import batches, onnx_check
 
 from vision.segnet import CLASSES, STRIDE
 
@@ -116,17 +115,10 @@ def export(net, path: str, sample: np.ndarray) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("train", nargs="+")
-    p.add_argument("--val")
-    p.add_argument("--epochs", type=int, default=30)
+    p = batches.parser(__doc__.splitlines()[0])
     p.add_argument("--steps", type=int, default=100, help="batches per epoch")
     p.add_argument("--batch", type=int, default=24)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--pools", type=float, default=0.0, help="level of the light pools added (0: none)")
-    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
-    p.add_argument("--start-from", metavar="NET.onnx", help="an exported network to train on from")
-    p.add_argument("-o", "--out", required=True)
     args = p.parse_args(argv)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -134,7 +126,7 @@ def main(argv=None) -> int:
     sets = [load(path) for path in args.train]
     val = load(args.val) if args.val else []
     print(f"{[len(s) for s in sets]} training frames, {len(val)} validation frames, on {device}")
-    net = (onnx_check.start_from(model(), args.start_from) if args.start_from else model()).to(device)
+    net = onnx_check.start_from(model(), args.start_from).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * args.steps)
     loss_fn = nn.CrossEntropyLoss(weight=torch.tensor(WEIGHTS, device=device), ignore_index=IGNORE)

@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     x, label = batches.arrays(args.train, "label")
     val = batches.arrays([args.val], "label") if args.val else None
     print(f"{len(x)} training crops, by class {dict(zip(CLASSES, np.bincount(label.numpy(), minlength=len(CLASSES)).tolist()))}")
-    net = onnx_check.start_from(model(), args.start_from) if args.start_from else model()
+    net = onnx_check.start_from(model(), args.start_from)
     if args.init:
         net.load_state_dict(torch.load(args.init))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
