@@ -450,11 +450,21 @@ def _check_sides(views: dict[str, list], dims: Dimensions) -> None:
 def learn(photos: dict[str, list], dims: Dimensions = DEFAULT, source: str = "enrolment") -> pp.Profile:
     """A profile from photos by kind (`faces`, `backs`, optional `pyramids`): each a list of
     (name, BGR frame, K, dist). EnrolError names a photo that does not show the arrangement."""
+    return learn_views(checked_views(photos, dims), dims, source)
+
+
+def checked_views(photos: dict[str, list], dims: Dimensions = DEFAULT) -> dict[str, list]:
+    """Each photo's view (`photo_view`) by kind, as (name, view), once it shows its arrangement
+    (`check_places`); EnrolError naming the photo otherwise, or the kind of photo missing."""
     for kind in ("faces", "backs"):
         if not photos.get(kind):
             raise EnrolError(f"enrolment needs a '{kind}' photo")
-    views = {kind: [(name, _checked_view(frame, K, dist, kind, name, dims)) for name, frame, K, dist in frames]
-             for kind, frames in photos.items()}
+    return {kind: [(name, _checked_view(frame, K, dist, kind, name, dims)) for name, frame, K, dist in frames]
+            for kind, frames in photos.items()}
+
+
+def learn_views(views: dict[str, list], dims: Dimensions = DEFAULT, source: str = "enrolment") -> pp.Profile:
+    """`learn` from the photos' `checked_views`."""
     _check_sides(views, dims)
     samples = Samples()
     for kind, named in views.items():
@@ -542,8 +552,8 @@ def enrol_into(calibration, paths: list):
         raise EnrolError(f"enrolment takes 2 or 3 photos (faces, backs, pyramids), got {len(paths)}")
     photos = {kind: [(str(path), read_image(path), calibration.K, calibration.dist)]
               for kind, path in zip(KINDS, paths)}
-    profile = learn(photos, source="enrolled from " + ", ".join(str(p) for p in paths))
-    warnings = [overexposed(photo_view(frame, K, dist, kind, name), name)
-                for kind, [(name, frame, K, dist)] in photos.items() if kind != "pyramids"]
+    views = checked_views(photos)
+    profile = learn_views(views, source="enrolled from " + ", ".join(str(p) for p in paths))
+    warnings = [overexposed(pv, name) for kind, named in views.items() if kind != "pyramids" for name, pv in named]
     return replace(calibration, extra={**calibration.extra, "piecepack": profile.to_dict()}), \
         [w for w in warnings if w]
