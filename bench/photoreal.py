@@ -5,7 +5,8 @@
 The images come from `tools/photoreal` (Blender; calibrated by `tools.photoreal.calibrate` as a
 user would). A piece is entirely right when its colour, size and pose are, its heading within
 10 degrees (lying) and its position within 12 mm. Frames whose session calibrate refused, or
-that the detector refuses, count as wrong with all their pieces.
+that the detector refuses, count as wrong with all their pieces. A detection that matches no
+piece is an extra; one marked uncertain is excused only while a hand or arm is in view.
 """
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, lis
         groups["cards on"].count(conditions["table"], s.cards_found, s.cards)
         if verbose or not s.images_right:
             wrong = [p.id for p, ok in outcomes if not ok]
-            print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra"
+            print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra ({s.uncertain} uncertain)"
                   f"{', wrong ' + ' '.join(wrong) if wrong else ''}")
     return total, groups, times, refused
 
@@ -115,7 +116,8 @@ def summary(label: str, s: Score) -> str:
     return (f"{label}: {s.images} images, {s.pieces} pieces: entirely right {100 * s.rate('all_right'):.1f} % "
             f"(colour {100 * s.rate('colour'):.1f}, size {100 * s.rate('size'):.1f}, "
             f"pose {100 * s.rate('pose'):.1f}), images entirely right "
-            f"{100 * s.images_right / max(1, s.images):.1f} %, extra {s.extra}, "
+            f"{100 * s.images_right / max(1, s.images):.1f} %, extra {s.extra} (uncertain reports of no "
+            f"piece: {s.uncertain}, extras unless a hand is in view), "
             f"position median {percentile(s.position_mm, 50):.2f} mm")
 
 

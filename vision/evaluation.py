@@ -26,6 +26,7 @@ class Score:
     pose: int = 0
     all_right: int = 0              # colour, size, pose (and heading) right
     extra: int = 0                  # detections matching no true piece
+    uncertain: int = 0              # unmatched detections marked uncertain (extras unless a hand is in view)
     images: int = 0
     images_right: int = 0
     position_mm: list = field(default_factory=list)
@@ -38,8 +39,8 @@ class Score:
     card_angle_deg: list = field(default_factory=list)
 
     def add(self, other: "Score") -> None:
-        for name in ("pieces", "colour", "size", "pose", "all_right", "extra", "images", "images_right",
-                     "cards", "cards_found", "card_owner", "card_extra"):
+        for name in ("pieces", "colour", "size", "pose", "all_right", "extra", "uncertain", "images",
+                     "images_right", "cards", "cards_found", "card_owner", "card_extra"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("position_mm", "heading_deg", "card_position_mm", "card_angle_deg"):
             getattr(self, name).extend(getattr(other, name))
@@ -66,14 +67,25 @@ def match_nearest(truth: list, detected: list, within: float = MATCH_MM) -> tupl
     return match, used
 
 
-def unmatched(detected: list, used: set) -> list:
-    """Detections paired with no true piece, those marked uncertain (maybe under a hand) aside."""
-    return [d for j, d in enumerate(detected) if j not in used and not d.extra.get("uncertain")]
+def unmatched(detected: list, used: set, hands: bool = True) -> list:
+    """Detections paired with no true piece; with `hands` in view, those marked uncertain (maybe
+    under a hand) aside."""
+    return [d for j, d in enumerate(detected)
+            if j not in used and not (hands and d.extra.get("uncertain"))]
+
+
+def hands_in_view(truth: Scene, hidden: tuple = ()) -> bool:
+    """Whether a hand or arm is in the frame (the renderers' `hands` or `arms`, or pieces under
+    one): only then may an uncertain detection that matches nothing be excused."""
+    info = truth.extra.get("render")
+    info = info if isinstance(info, dict) else {}
+    return bool(hidden or info.get("hands") or info.get("arms"))
 
 
 def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | None = None) -> Score:
     """Match detections to true pieces (nearest first, within MATCH_MM) and count what is right.
-    Pieces in `hidden` (under a hand) are not scored; detections of them are not extras. The
+    Pieces in `hidden` (under a hand) are not scored; detections of them are not extras, nor are
+    uncertain detections while a hand is in view (`uncertain` counts those excused). The
     per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`).
     `outcomes`, when given, gets (true piece, entirely right) for each scored piece."""
     s = Score(images=1)
@@ -107,7 +119,9 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
         s.all_right += right
         if outcomes is not None:
             outcomes.append((t, right))
-    s.extra = len(unmatched(detected_pieces, used))
+    hands = hands_in_view(truth, hidden)
+    s.extra = len(unmatched(detected_pieces, used, hands))
+    s.uncertain = len(unmatched(detected_pieces, used, False)) - len(unmatched(detected_pieces, used, True))
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s
 
@@ -127,7 +141,7 @@ def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
             s.card_owner += d.owner == t.owner
             s.card_position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
             s.card_angle_deg.append(card_angle_error(t, d))
-    s.card_extra = len(unmatched(found, used))
+    s.card_extra = len(unmatched(found, used, hands_in_view(truth, tuple(hidden))))
 
 
 def card_angle_error(a, b) -> float:

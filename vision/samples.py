@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -247,13 +248,18 @@ def plan(game: str, base_seed: int = 1000) -> list[dict]:
 
 
 def render_planned(game: str, image: dict):
-    """(scene, rendered frame, render config) of one image of `plan`."""
+    """(scene, rendered frame, render config) of one image of `plan`; the scene carries the
+    truth file's `render` block (seed, camera, light, hands, hidden pieces, calibration)."""
     area = AREAS[game]
     size, hfov = CAMERAS[image["camera"]]
     rng = random.Random(image["seed"])
     scene = SCENES[game](rng, area)
     config = random_config(image["seed"], area, size, light=image["light"], hands=image["hands"], hfov=hfov)
-    return scene, render(scene, cards_layout(*area), config), config
+    frame = render(scene, cards_layout(*area), config)
+    info = {"seed": image["seed"], "camera": image["camera"], "light": image["light"],
+            "hands": image["hands"], "height_mm": round(-float(config.camera.C[2]), 1),
+            "hidden": frame.hidden, "calibration": image["calibration"]}
+    return replace(scene, extra={**scene.extra, "render": info}), frame, config
 
 
 def planned_calibration(game: str, image: dict) -> Calibration:
@@ -267,15 +273,12 @@ def write_set(game: str, out_dir: Path, base_seed: int = 1000, report=None) -> l
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for image in plan(game, base_seed):
-        scene, frame, config = render_planned(game, image)
+        scene, frame, _ = render_planned(game, image)
         if image["seed"] == image["calibration_seed"]:
             save(planned_calibration(game, image), out_dir / image["calibration"])
         cv2.imwrite(str(out_dir / f"{image['stem']}.jpg"), frame.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        truth = scene.to_dict()
-        truth["render"] = {"seed": image["seed"], "camera": image["camera"], "light": image["light"],
-                           "hands": image["hands"], "height_mm": round(-float(config.camera.C[2]), 1),
-                           "hidden": frame.hidden, "calibration": image["calibration"]}
-        (out_dir / f"{image['stem']}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        (out_dir / f"{image['stem']}.json").write_text(json.dumps(scene.to_dict(), indent=1) + "\n",
+                                                       encoding="utf-8")
         written.append(out_dir / f"{image['stem']}.jpg")
         if report:
             report(written[-1])

@@ -18,7 +18,7 @@ import cv2
 
 from referee.evaluate import evaluate
 from referee.scene import Piece, Scene
-from vision.evaluation import match_nearest, sample_images, unmatched
+from vision.evaluation import hands_in_view, match_nearest, sample_images, unmatched
 from vision.piecepack.pipeline import GAMES
 
 MATCH_MM = 15.0
@@ -72,11 +72,11 @@ class Score:
 def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | None = None) -> Score:
     """Match detections to true pieces of the same type and count what is right. Pieces in
     `hidden` (under a hand) are not scored; detections of them, and detections flagged
-    `uncertain` (by a hand) that match nothing, are not extras. Each scored true piece is
+    `uncertain` that match nothing while a hand is in view, are not extras. Each scored true piece is
     appended to `outcomes` (when given) as (piece, entirely right)."""
     match, used = match_nearest(truth.pieces, detected.pieces, MATCH_MM)
     hidden_rows = {i for i, t in enumerate(truth.pieces) if t.id in hidden}
-    extras = unmatched(detected.pieces, used)
+    extras = unmatched(detected.pieces, used, hands_in_view(truth, hidden))
     s = Score(images=1, pieces=len(truth.pieces) - len(hidden_rows), extra=len(extras))
     s.mistakes += [f"extra {d.type} at ({d.x:.0f}, {d.y:.0f})" for d in extras]
     for i, t in enumerate(truth.pieces):
