@@ -156,19 +156,24 @@ def with_network(mask: np.ndarray, p: np.ndarray, features: np.ndarray, faint: n
     sure of white and clear plastic on pale cloth, so foreground within PALE_NEAR of a clearly
     bright, colourless pixel (no shadow is brighter than the table) is kept where the network
     gives a piece any chance (NET_WEAK), and `faint_parts`' pieces (`faint`: sharp-edged pale
-    regions) are kept. A region of pieces' size (under HAND_AREA) that runs out of the view is
-    kept whole: what it holds may lie beyond, and it is reported uncertain."""
+    regions) are kept. A region of pieces' size (under HAND_AREA) that runs out of the view, and
+    that the network reads as piece over at least half of it, is kept whole: what it holds may lie
+    beyond, and it is reported uncertain (wood grain runs out of the view in long stripes, but the
+    network reads them as table)."""
     r = max(1, int(round(NET_REACH / mm_per_px)))
     reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     piece = segnet.channel(p, "piece")
-    kept = mask & cv2.dilate(cv2.compare(piece, NET_PIECE, cv2.CMP_GT), reach)
+    sure = cv2.compare(piece, NET_PIECE, cv2.CMP_GT)
+    kept = mask & cv2.dilate(sure, reach)
     level = level_of(features)
     pale = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT) & cv2.compare(chroma_of(features, level), CHROMA, cv2.CMP_LT)
     k = 2 * max(1, int(round(PALE_NEAR / mm_per_px))) + 1
     weak = cv2.dilate(cv2.compare(piece, NET_WEAK, cv2.CMP_GT), reach)
     kept |= (mask & weak & cv2.dilate(pale, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) | faint
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    edge = reaches_edge(stats, mask.shape) & (stats[:, cv2.CC_STAT_AREA] * mm_per_px ** 2 <= HAND_AREA)
+    area = stats[:, cv2.CC_STAT_AREA]
+    read = np.bincount(labels[sure > 0], minlength=len(stats))
+    edge = reaches_edge(stats, mask.shape) & (area * mm_per_px ** 2 <= HAND_AREA) & (2 * read >= area)
     edge[0] = False
     kept[edge[labels]] = 255
     return kept
