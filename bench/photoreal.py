@@ -148,7 +148,8 @@ def main(argv=None) -> int:
     for name in ("light", "table", "plastic", "lens"):
         print(f"images entirely right by {name}:")
         print("\n".join(groups[name].lines("")))
-    print("cards found by table:")
+    print(f"home cards: {total.cards_found} of {total.cards} found, {total.card_owner} with the right owner, "
+          f"{total.card_extra} extra; by table:")
     print("\n".join(groups["cards on"].lines("")))
     errors = focal_errors(Path(args.images))
     if errors:

@@ -23,11 +23,13 @@ import numpy as np
 import shapely
 
 from calibration.colors import GAMMA, linear_levels
+from calibration.homography import PlaneFit
+from calibration.layout import Layout
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
 from vision.segment import arm_regions, chroma_of, fill_holes, level_of, reaches_edge
-from vision.topview import TopView
+from vision.topview import TopView, rectify
 
 CARD_SIZE = (148.0, 105.0)   # mm: a postcard, the expected home card
 SIZE_TOLERANCE = 0.3         # each side may differ from the expected by this share
@@ -52,6 +54,7 @@ RING = 20.0                  # mm of cloth around a card whose median is the clo
 LIFT = 4.0                   # on a card, what is brighter than it is made this much more so
 NOT_CARD = 0.25              # log off the card's median colour: a piece on it, not the card (nor a shadow)
 CARD_WINDOW = 60.0           # mm: the median of the card's own pixels, its light
+PATCH_INSET = 0.25           # share of a white patch's side left out at each edge (blurred into the print)
 LINEAR = linear_levels()      # gamma-encoded level -> linear light
 PIECE_FIELDS = ("type", "x", "y", "color", "size", "pose", "heading", "angle")
 
@@ -85,16 +88,33 @@ class Card:
         return mask
 
 
+def paper_white(frame: np.ndarray, fit: PlaneFit, layout: Layout, K: np.ndarray | None,
+                dist: np.ndarray | None) -> np.ndarray | None:
+    """The BGR colour of the mat's white paper under this light: the median of its white
+    patches' middles in the frame, or None when none is in view."""
+    h, w = frame.shape[:2]
+    colours = []
+    for p in layout.patches:
+        corners = fit.to_image(np.array([[p.x, p.y], [p.x + p.w, p.y + p.h]]))
+        if p.name.startswith("white") and np.all((corners >= 0) & (corners < (w, h))):
+            inset = PATCH_INSET * min(p.w, p.h)
+            middle = rectify(frame, fit, (p.x + inset, p.y + inset, p.x + p.w - inset, p.y + p.h - inset),
+                             1.0, K, dist)
+            colours.append(np.median(middle.image.reshape(-1, 3), axis=0))
+    return np.median(colours, axis=0).astype(np.float32) if colours else None
+
+
 def find_cards(view: TopView, ignore: np.ndarray | None = None,
-               expected: tuple[float, float] = CARD_SIZE) -> list[Card]:
-    """The cards in a top view; `ignore` masks printed parts of the mat. Regions are looked for
-    at about ROUGH mm per pixel, edges placed at full resolution."""
+               expected: tuple[float, float] = CARD_SIZE, white: np.ndarray | None = None) -> list[Card]:
+    """The cards in a top view; `ignore` masks printed parts of the mat, `white` is the mat's
+    paper colour (`paper_white`), when known. Regions are looked for at about ROUGH mm per
+    pixel, edges placed at full resolution."""
     step = max(1, int(round(ROUGH / view.mm_per_px)))
     s = view.mm_per_px * step
     small = cv2.resize(view.image, (view.image.shape[1] // step, view.image.shape[0] // step),
                        interpolation=cv2.INTER_AREA)
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
-    stock, arms = _stock(small, gray, view.mm_per_px, s, ignore)
+    stock, arms = _stock(small, gray, view.mm_per_px, s, ignore, white)
     k = int(CORE / s) | 1
     core = cv2.morphologyEx(fill_holes(stock.astype(np.uint8) * 255), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -143,16 +163,21 @@ def _regions(core: np.ndarray, fewest: float, most: float, k: int):
 
 
 def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
-           ignore: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+           ignore: np.ndarray | None, white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Bool masks, at the search scale (`small`, `s` mm per pixel), of what may be plain card
-    stock and of arms. A pale sleeve may look like stock, but it runs out of the view; stock
-    that does not is no arm, even where a hand touches it."""
+    stock and of arms. Stock is brighter than the cloth and of its tint or of the mat's paper
+    (`white`): a white card on a tinted cloth has the cloth's tint the other way round, and
+    the paper's light-tint only. A pale sleeve may look like stock, but it runs out of the
+    view; stock that does not is no arm, even where a hand touches it."""
     cloth = cv2.medianBlur(small, min(int(CLOTH_WINDOW / s) | 1, 255))
     logs = cv2.log(small.astype(np.float32) + 2.0)
     ratio = logs - cv2.log(cloth.astype(np.float32) + 2.0)
     level = level_of(ratio)
-    stock = (level > CONTRAST) & (chroma_of(ratio, level) < STOCK_CHROMA) \
-        & (_textured(gray, mm_per_px, small.shape[1::-1]) == 0)
+    plain = chroma_of(ratio, level) < STOCK_CHROMA
+    if white is not None:
+        paper = logs - np.log(white + 2.0).astype(np.float32)
+        plain |= chroma_of(paper, level_of(paper)) < STOCK_CHROMA
+    stock = (level > CONTRAST) & plain & (_textured(gray, mm_per_px, small.shape[1::-1]) == 0)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(stock.astype(np.uint8), connectivity=8)
     arms = arm_regions(logs, s, stock & ~reaches_edge(stats, stock.shape)[labels])
     stock &= arms == 0

@@ -23,7 +23,7 @@ from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plan
 from referee.dimensions import DEFAULT, Dimensions
 from referee.scene import Scene, scene_from_dict
 from vision import colournet, segnet
-from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
+from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners, paper_white
 from vision.faint_cargo import faint_on_cards, lying_instead
 from vision.piecepack.view import BORDER as CLOTH_BORDER, patterned
 from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one, pasted
@@ -136,21 +136,29 @@ class Detector:
     def home_cards(self, frame: np.ndarray) -> list[Card]:
         """The home cards (postcards) lying in a frame, found as `look` finds them, without
         segmenting what lies on the table."""
-        view = self.top_view(frame)
-        return find_cards(view, self._printed(view))
+        return self._with_cards(frame)[2]
+
+    def _with_cards(self, frame: np.ndarray) -> tuple[TopView, np.ndarray, list[Card]]:
+        """The top view, its printed parts (`_printed`) and the home cards in it, found against
+        the cloth and the mat's white paper."""
+        cal = self.calibration
+        fit = self.plane(frame)
+        view = rectify(frame, fit, self.region, cal.mm_per_px, cal.K, cal.dist)
+        printed = self._printed(view)
+        return view, printed, find_cards(view, printed, white=paper_white(frame, fit, cal.layout, cal.K, cal.dist))
 
     def look(self, frame: np.ndarray, game: str) -> tuple[TopView, list[Card], Segmentation]:
         """The top view (cards flattened), the home cards of a game that has them, and the
         segmentation of what lies on the table: by the segmentation network on cloth, by the
         thresholds alone on paper (a sheet mat's play area, home cards), which the network was
         not trained to read."""
-        view = self.top_view(frame)
-        printed = self._printed(view)
-        cards = []
         if game in CARD_GAMES:      # found first: pieces on a card are seen against the card
-            cards = find_cards(view, printed)
+            view, printed, cards = self._with_cards(frame)
             if cards:
                 view = replace(view, image=flatten(view, cards))
+        else:
+            view = self.top_view(frame)
+            printed, cards = self._printed(view), []
         model = None if self.calibration.layout.on_paper else self.segment_model
         paper = np.zeros(view.image.shape[:2], np.uint8) if cards else None
         for card in cards:
