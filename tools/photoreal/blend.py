@@ -342,7 +342,7 @@ def _lamp(kind: str, name: str, kelvin: float, irradiance: float, where, centre,
 def add_lights(light: Light, area: tuple) -> None:
     """The key light of the session's kind, a second light for `mixed`, and the room (world)."""
     centre = np.array([area[0] / 2, area[1] / 2, 0.0])
-    kind = {"panel": "AREA", "window": "AREA", "overcast": "AREA", "lamp": "SPOT",
+    kind = {"panel": "AREA", "window": "AREA", "overcast": "AREA", "lamp": "SPOT", "spot": "SPOT",
             "low-sun": "SUN", "mixed": "SPOT"}[light.kind]
     where = _from_angles(centre, light.azimuth, light.elevation, light.distance)
     _lamp(kind, "key", light.kelvin, TARGET_IRRADIANCE * light.power, where, centre, light.size)

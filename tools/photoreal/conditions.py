@@ -31,10 +31,10 @@ TABLES = {
     "felt": "test", "walnut": "test", "gingham": "test", "dark-cloth": "test",
 }
 # Light families: key light kind -> split.
-LIGHTS = {"panel": "train", "window": "train", "overcast": "val",
+LIGHTS = {"panel": "train", "window": "train", "spot": "train", "overcast": "val",
           "lamp": "test", "low-sun": "test", "mixed": "test"}
 # Plastic families (how Looney pyramids are made): name -> split.
-PLASTICS = {"glossy": "train", "satin": "val", "frosted": "test", "cast": "test"}
+PLASTICS = {"glossy": "train", "matte": "train", "satin": "val", "frosted": "test", "cast": "test"}
 # Lens families: name -> (split, horizontal field of view range, k1 range).
 LENSES = {"webcam": ("train", (60.0, 70.0), (-0.12, 0.0)),
           "phone": ("val", (66.0, 74.0), (-0.05, 0.02)),
@@ -188,6 +188,9 @@ def draw_light(rng: random.Random, split: str) -> Light:
     if kind == "window":
         return Light(kind, rng.uniform(4000, 7500), 1.0, az, rng.uniform(25, 50), rng.uniform(1500, 2500),
                      rng.uniform(800, 1600), rng.uniform(3000, 4000), rng.uniform(0.1, 0.35))
+    if kind == "spot":          # one small light anywhere from low to high, of any white
+        return Light(kind, rng.uniform(2500, 7000), 1.0, az, rng.uniform(15, 80), rng.uniform(700, 1800),
+                     rng.uniform(20, 400), rng.uniform(4000, 8000), rng.uniform(0.05, 0.5))
     if kind == "overcast":
         return Light(kind, rng.uniform(6000, 7500), 1.0, az, rng.uniform(60, 85), 2000.0, 2500.0,
                      rng.uniform(6000, 8000), rng.uniform(0.4, 0.7))
@@ -213,7 +216,8 @@ def draw_plastic(rng: random.Random, split: str) -> Plastic:
             v = min(1.0, v * rng.uniform(0.8, 1.05))
         colours[name] = srgb_to_linear([255 * c for c in colorsys.hsv_to_rgb(h % 1.0, s, v)])
     transmission, roughness, scatter = {
-        "glossy": ((0.85, 0.97), (0.02, 0.12), (5, 30)), "satin": ((0.8, 0.95), (0.15, 0.3), (20, 60)),
+        "glossy": ((0.85, 0.97), (0.02, 0.12), (5, 30)), "matte": ((0.55, 0.8), (0.12, 0.3), (60, 200)),
+        "satin": ((0.8, 0.95), (0.15, 0.3), (20, 60)),
         "frosted": ((0.7, 0.9), (0.3, 0.5), (40, 120)), "cast": ((0.9, 1.0), (0.0, 0.06), (0, 10))}[family]
     return Plastic(family, colours, rng.uniform(*transmission), rng.uniform(*roughness),
                    rng.uniform(0.2, 0.9), rng.uniform(0.05, 0.4), rng.uniform(0.0, 0.015),
