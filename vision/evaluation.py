@@ -74,7 +74,7 @@ def unmatched(detected: list, used: set, hands: bool = True) -> list:
             if j not in used and not (hands and d.extra.get("uncertain"))]
 
 
-def hands_in_view(truth: Scene, hidden: tuple = ()) -> bool:
+def hands_in_view(truth: Scene, hidden=()) -> bool:
     """Whether a hand or arm is in the frame (the renderers' `hands` or `arms`, or pieces under
     one): only then may an uncertain detection that matches nothing be excused."""
     info = truth.extra.get("render")
@@ -85,7 +85,7 @@ def hands_in_view(truth: Scene, hidden: tuple = ()) -> bool:
 def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | None = None) -> Score:
     """Match detections to true pieces (nearest first, within MATCH_MM) and count what is right.
     Pieces in `hidden` (under a hand) are not scored; detections of them are not extras, nor are
-    uncertain detections while a hand is in view (`uncertain` counts those excused). The
+    uncertain detections while a hand is in view (`uncertain` counts every uncertain one). The
     per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`).
     `outcomes`, when given, gets (true piece, entirely right) for each scored piece."""
     s = Score(images=1)
@@ -121,7 +121,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
             outcomes.append((t, right))
     hands = hands_in_view(truth, hidden)
     s.extra = len(unmatched(detected_pieces, used, hands))
-    s.uncertain = len(unmatched(detected_pieces, used, False)) - len(unmatched(detected_pieces, used, True))
+    s.uncertain = sum(1 for j, d in enumerate(detected_pieces) if j not in used and d.extra.get("uncertain"))
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s
 
@@ -141,7 +141,7 @@ def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
             s.card_owner += d.owner == t.owner
             s.card_position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
             s.card_angle_deg.append(card_angle_error(t, d))
-    s.card_extra = len(unmatched(found, used, hands_in_view(truth, tuple(hidden))))
+    s.card_extra = len(unmatched(found, used, hands_in_view(truth, hidden)))
 
 
 def card_angle_error(a, b) -> float:

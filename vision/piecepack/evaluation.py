@@ -72,8 +72,8 @@ class Score:
 def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | None = None) -> Score:
     """Match detections to true pieces of the same type and count what is right. Pieces in
     `hidden` (under a hand) are not scored; detections of them, and detections flagged
-    `uncertain` that match nothing while a hand is in view, are not extras. Each scored true piece is
-    appended to `outcomes` (when given) as (piece, entirely right)."""
+    `uncertain` that match nothing while a hand is in view, are not extras. Each scored true
+    piece is appended to `outcomes` (when given) as (piece, entirely right)."""
     match, used = match_nearest(truth.pieces, detected.pieces, MATCH_MM)
     hidden_rows = {i for i, t in enumerate(truth.pieces) if t.id in hidden}
     extras = unmatched(detected.pieces, used, hands_in_view(truth, hidden))
