@@ -85,6 +85,9 @@ BACK_TURN = 5.0            # ... in turns this far apart (and as the tiles found
 BACK_OVERLAP = 0.8         # such a back (or tile in shade) may overlap a box found by a fifth of its side
 HALF_TURN = 0.03           # a face is turned round when that shows this much more of its print in its colour
 LIGHT_DIE = (0.6, 2.6)     # a light die's area beside the board, in tops' areas (its top and sides)
+LIGHT_DIE_SIDES = (0.8, 1.9)  # ... its rectangle's sides, in dice widths
+LIGHT_DIE_FILL = 0.7       # ... the share of its rectangle it fills with its glyph
+LIGHT_DIE_COVERED = 0.3    # ... the share of it a piece found may already cover
 MIN_GLYPH_MM2 = 1.0        # ... showing this much of a suit's colour inside
 SINGLE_IOU = 0.8           # a blob this well explained by one piece is not split
 MIN_IOU = 0.7              # worse explained parts are printed art, not pieces
@@ -862,23 +865,24 @@ class PiecepackDetector:
             ys, xs = np.nonzero(blob.mask)
             rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
             (cx, cy), (w, h), turn = rect
-            if not (0.8 * d <= min(w, h) * s and max(w, h) * s <= 1.9 * d):
+            if not (LIGHT_DIE_SIDES[0] * d <= min(w, h) * s and max(w, h) * s <= LIGHT_DIE_SIDES[1] * d):
                 continue
             x0, y0, x1, y1 = blob.box
             inside = np.zeros_like(blob.mask)
             cv2.fillPoly(inside, [np.round(cv2.boxPoints(rect)).astype(np.int32)], 1)
             box = classes[y0:y1, x0:x1]             # the glyph may cut the card's outline
             glyph = [np.count_nonzero((box == k) & (inside > 0)) for k in SUIT_IDS]
-            if np.count_nonzero((inside > 0) & ((blob.mask > 0) | _suit_coloured(box))) < 0.7 * w * h:
+            if np.count_nonzero((inside > 0) & ((blob.mask > 0) | _suit_coloured(box))) < LIGHT_DIE_FILL * w * h:
                 continue
             xy = nadir + (pv.mm(cx + x0, cy + y0) - nadir) / lean
-            if _over_tile(xy, tiles, self.dims.tile) or covered[y0:y1, x0:x1][blob.mask > 0].mean() > 0.3 \
+            if _over_tile(xy, tiles, self.dims.tile) \
+                    or covered[y0:y1, x0:x1][blob.mask > 0].mean() > LIGHT_DIE_COVERED \
                     or any(math.hypot(f["x"] - xy[0], f["y"] - xy[1]) < d for f in found + out):
                 continue
             if max(glyph) < MIN_GLYPH_MM2 / s ** 2:
                 continue
             p = standnet.probabilities(standnet.crop(pv, xy[0], xy[1], 0.0)[None])[0]
-            if p[standnet.CLASSES.index("die")] < 0.5:
+            if p[standnet.CLASSES.index("die")] < 0.5:      # more probably a die than not
                 continue
             suit = pp.SUITS[int(np.argmax(glyph))]
             rank, conf = self._read_die(pv, SimpleNamespace(x=xy[0], y=xy[1], yaw=turn % 90.0), 0.0, suit)
