@@ -218,6 +218,8 @@ def _refine(card: Card, grey: np.ndarray, view: TopView, reach: float) -> Card:
     for normal, axis in ((u, 0), (-u, 0), (v, 1), (-v, 1)):
         tangent = np.array([normal[1], -normal[0]])     # a turn by +t moves a point at s by t*s outward
         s = np.arange(-half[1 - axis] + CORNER_SKIP, half[1 - axis] - CORNER_SKIP + 1e-6, EDGE_STEP)
+        if not len(s):          # an edge no longer than its two corners: nothing to measure
+            continue
         d = np.arange(-reach, reach + 1e-6, PROFILE_STEP)
         pts = centre + half[axis] * normal + s[:, None, None] * tangent + d[None, :, None] * normal
         px = view.to_pixels(pts.reshape(-1, 2)).astype(np.float32).reshape(len(s), len(d), 2)
