@@ -29,7 +29,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
 from vision.segment import arm_regions, chroma_of, fill_holes, level_of, reaches_edge
-from vision.topview import TopView, rectify
+from vision.topview import TopView, frame_points
 
 CARD_SIZE = (148.0, 105.0)   # mm: a postcard, the expected home card
 SIZE_TOLERANCE = 0.3         # each side may differ from the expected by this share
@@ -90,17 +90,20 @@ class Card:
 
 def paper_white(frame: np.ndarray, fit: PlaneFit, layout: Layout, K: np.ndarray | None,
                 dist: np.ndarray | None) -> np.ndarray | None:
-    """The BGR colour of the mat's white paper under this light: the median of its white
-    patches' middles in the frame, or None when none is in view."""
+    """The BGR colour of the mat's white paper under this light: the median over its white
+    patches in view of the frame's pixels under each patch's middle (a grid a millimetre
+    apart), or None when none is in view."""
     h, w = frame.shape[:2]
     colours = []
     for p in layout.patches:
-        corners = fit.to_image(np.array([[p.x, p.y], [p.x + p.w, p.y + p.h]]))
-        if p.name.startswith("white") and np.all((corners >= 0) & (corners < (w, h))):
-            inset = PATCH_INSET * min(p.w, p.h)
-            middle = rectify(frame, fit, (p.x + inset, p.y + inset, p.x + p.w - inset, p.y + p.h - inset),
-                             1.0, K, dist)
-            colours.append(np.median(middle.image.reshape(-1, 3), axis=0))
+        if not p.name.startswith("white"):
+            continue
+        inset = PATCH_INSET * min(p.w, p.h)
+        gx, gy = np.meshgrid(np.arange(p.x + inset + 0.5, p.x + p.w - inset),
+                             np.arange(p.y + inset + 0.5, p.y + p.h - inset))
+        px = np.round(frame_points(np.column_stack([gx.ravel(), gy.ravel()]), fit, K, dist)).astype(int)
+        if np.all((px >= 0) & (px < (w, h))):
+            colours.append(np.median(frame[px[:, 1], px[:, 0]], axis=0))
     return np.median(colours, axis=0).astype(np.float32) if colours else None
 
 

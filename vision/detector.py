@@ -96,8 +96,13 @@ class Detector:
 
     def top_view(self, frame: np.ndarray):
         """Check the frame, find the mat and rectify the play area."""
+        return self._fitted_view(frame)[1]
+
+    def _fitted_view(self, frame: np.ndarray) -> tuple[PlaneFit, TopView]:
+        """The table plane's fit (`plane`) and the top view rectified with it."""
         cal = self.calibration
-        return rectify(frame, self.plane(frame), self.region, cal.mm_per_px, cal.K, cal.dist)
+        fit = self.plane(frame)
+        return fit, rectify(frame, fit, self.region, cal.mm_per_px, cal.K, cal.dist)
 
     def detect(self, frame: np.ndarray, game: str = "icehouse") -> Scene:
         """The scene in a BGR frame; FrameError when the frame cannot be read."""
@@ -142,8 +147,7 @@ class Detector:
         """The top view, its printed parts (`_printed`) and the home cards in it, found against
         the cloth and the mat's white paper."""
         cal = self.calibration
-        fit = self.plane(frame)
-        view = rectify(frame, fit, self.region, cal.mm_per_px, cal.K, cal.dist)
+        fit, view = self._fitted_view(frame)
         printed = self._printed(view)
         return view, printed, find_cards(view, printed, white=paper_white(frame, fit, cal.layout, cal.K, cal.dist))
 

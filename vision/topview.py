@@ -34,17 +34,23 @@ class TopView:
         return (np.asarray(xy, np.float64) - self.origin) / self.mm_per_px - 0.5
 
 
+def frame_points(table: np.ndarray, fit: PlaneFit, K, dist) -> np.ndarray:
+    """Frame pixel coordinates (N, 2), the lens's distortion applied, of table points (N, 2)."""
+    pts = fit.to_image(table)
+    if K is not None and dist is not None and np.any(dist):
+        norm = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(K)).reshape(-1, 2)
+        obj = np.concatenate([norm, np.ones((len(norm), 1))], axis=1)
+        pts = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), K, dist)[0].reshape(-1, 2)
+    return pts
+
+
 def _pixel_map(region, mm_per_px, fit: PlaneFit, K, dist, shrink: float):
     x0, y0, x1, y1 = region
     w, h = int(round((x1 - x0) / mm_per_px)), int(round((y1 - y0) / mm_per_px))
     gx = np.linspace(0, w - 1, max(2, w // GRID + 2))
     gy = np.linspace(0, h - 1, max(2, h // GRID + 2))
     xs, ys = np.meshgrid(x0 + (gx + 0.5) * mm_per_px, y0 + (gy + 0.5) * mm_per_px)
-    pts = fit.to_image(np.stack([xs.ravel(), ys.ravel()], axis=1))
-    if K is not None and dist is not None and np.any(dist):
-        norm = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(K)).reshape(-1, 2)
-        obj = np.concatenate([norm, np.ones((len(norm), 1))], axis=1)
-        pts = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), K, dist)[0].reshape(-1, 2)
+    pts = frame_points(np.stack([xs.ravel(), ys.ravel()], axis=1), fit, K, dist)
     coarse = (pts.reshape(len(gy), len(gx), 2) / shrink - 0.5 + 0.5 / shrink).astype(np.float32)
     ux = np.broadcast_to((np.arange(w, dtype=np.float32) * (len(gx) - 1) / max(1, w - 1))[None, :], (h, w))
     uy = np.broadcast_to((np.arange(h, dtype=np.float32) * (len(gy) - 1) / max(1, h - 1))[:, None], (h, w))
