@@ -290,9 +290,9 @@ def test_white_homes_on_a_tinted_cloth_are_found(exposure):
 def test_a_candidate_no_longer_than_its_corners_is_left_as_it_is():
     # a region of a card's area whose rectangle is this narrow had no edge profiles to measure,
     # and `icetable detect` stopped with an OpenCV error (a train-split frame on a cloth)
-    from vision.cards import LINEAR, Card, _refine
+    from vision.cards import LINEAR, Card, _refine, _steps
     cam = _camera()
     view = _detector(cam).top_view(render(_scene([]), LAYOUT, RenderConfig(camera=cam)).image)
     grey = LINEAR[cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)]
     card = Card(350.0, 250.0, 14.0, 12.0, 0.0)
-    assert _refine(card, grey, view, 10.0) == card
+    assert _refine(card, _steps(grey), view, 10.0) == card

@@ -28,6 +28,7 @@ from calibration.layout import Layout
 from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
+from vision import pattern
 from vision.segment import arm_regions, chroma_of, fill_holes, level_of, reaches_edge
 from vision.topview import TopView, frame_points
 
@@ -39,6 +40,10 @@ ROUGH = 4.0                  # mm per pixel of the search for card regions
 CONTRAST = math.log(1.05)    # level (log, gamma-encoded) over the cloth's that may be card stock
 TEXTURE = 0.05               # log grey standard deviation over TEXTURE_WINDOW above which it is not
 TEXTURE_WINDOW = 5.0         # mm (plain stock is smooth; clear plastic, as light, has edges and glints)
+EDGE_SHIFT = 2.0             # mm: on a repeating cloth a profile sees a card's edge when moving it this far
+EDGE_COST = 0.15             # ... either way costs this much log colour difference a sample
+EVEN_SHARES = (0.2, 0.45)    # shares of a repeating cloth's spread over a period under which a card hides it
+PALE_CHROMA = 0.2            # log chroma off the cloth's pale checks under which it may be white card stock
 STOCK_CHROMA = 0.1           # log chroma off the cloth's under which it may be card stock
 CORE = 31.0                  # mm: an opening this wide removes pieces, not a card
 SPLIT = 45.0                 # mm: ... and this wide parts two cards a piece joins (not one card)
@@ -107,24 +112,53 @@ def paper_white(frame: np.ndarray, fit: PlaneFit, layout: Layout, K: np.ndarray 
     return np.median(colours, axis=0).astype(np.float32) if colours else None
 
 
-def find_cards(view: TopView, ignore: np.ndarray | None = None,
-               expected: tuple[float, float] = CARD_SIZE, white: np.ndarray | None = None) -> list[Card]:
+def find_cards(view: TopView, ignore: np.ndarray | None = None, expected: tuple[float, float] = CARD_SIZE,
+               white: np.ndarray | None = None, steps: np.ndarray | None = None) -> list[Card]:
     """The cards in a top view; `ignore` masks printed parts of the mat, `white` is the mat's
-    paper colour (`paper_white`), when known. Regions are looked for at about ROUGH mm per
-    pixel, edges placed at full resolution."""
+    paper colour (`paper_white`), when known, `steps` the lattice of a cloth that repeats
+    (`vision.pattern.lattice`). Regions are looked for at about ROUGH mm per pixel, edges
+    placed at full resolution."""
     step = max(1, int(round(ROUGH / view.mm_per_px)))
     s = view.mm_per_px * step
     small = cv2.resize(view.image, (view.image.shape[1] // step, view.image.shape[0] // step),
                        interpolation=cv2.INTER_AREA)
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
-    stock, arms = _stock(small, gray, view.mm_per_px, s, ignore, white)
+    if steps is None:
+        looks = [_stock(small, gray, view.mm_per_px, s, white)]
+        plain = _steps(LINEAR[gray])     # linear light: a blurred edge is halfway up at the edge
+
+        def edges(region):
+            return plain
+    else:
+        logs = cv2.log(view.image.astype(np.float32) + 2.0)
+        empty = _empty(logs, steps, view.mm_per_px, max(expected))
+        period = float(np.linalg.norm(steps, axis=1).min()) * view.mm_per_px
+        looks = [_smooth(small, s, period, _pale(empty), share) for share in EVEN_SHARES]
+
+        def edges(region):
+            inside = cv2.resize(region.astype(np.uint8), view.image.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+            return _between(logs, empty, np.median(logs[inside > 0], axis=0))
+    cards = []
+    for stock, arms in looks:
+        if ignore is not None:
+            stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
+        for card in _found(view, stock, arms, step, expected, edges):
+            if all(math.hypot(card.x - c.x, card.y - c.y) > min(expected) / 2 for c in cards):
+                cards.append(card)
+    return cards
+
+
+def _found(view: TopView, stock: np.ndarray, arms: np.ndarray, step: int, expected: tuple[float, float],
+           edges) -> list[Card]:
+    """The cards whose regions `stock` (bool, at 1 / `step` of the view's size) holds, beside
+    `arms` (uint8); `edges(region)` gives the way profiles place a card's edges (`_refine`)."""
+    s = view.mm_per_px * step
     k = int(CORE / s) | 1
     core = cv2.morphologyEx(fill_holes(stock.astype(np.uint8) * 255), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # the opening pulls a card's region back from an arm it touches: reach as far to find it
     near_arm = cv2.dilate(arms, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
     area = expected[0] * expected[1] / s ** 2
-    grey = LINEAR[gray]     # linear light: a blurred edge is halfway up at the edge
     cards = []
     for region in _regions(core, (1 - SIZE_TOLERANCE) ** 2 * area, (1 + SIZE_TOLERANCE) ** 2 * area,
                            int(SPLIT / s) | 1):
@@ -138,8 +172,9 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None,
         card = _upright(Card(float(tx[0]), float(ty[0]), w * s, h * s, angle))
         # a piece touching the card bulges its region: the first search reaches past the bulge
         bulge = max(card.width - expected[0], card.height - expected[1], 0.0)
+        placed = edges(region)
         for reach in (EDGE_REACH[0] + bulge,) + EDGE_REACH[1:]:
-            card = _refine(card, grey, view, reach)
+            card = _refine(card, placed, view, reach)
         sides = [abs(got / want - 1) for got, want in zip((card.width, card.height), expected)]
         # beside an arm, an edge found may be the hand's: one side at least must be whole
         whole = min(sides) <= ARM_SIZE_TOLERANCE or not near_arm[region].any()
@@ -166,7 +201,7 @@ def _regions(core: np.ndarray, fewest: float, most: float, k: int):
 
 
 def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
-           ignore: np.ndarray | None, white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+           white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Bool masks, at the search scale (`small`, `s` mm per pixel), of what may be plain card
     stock and of arms. Stock is brighter than the cloth and of its tint or of the mat's paper
     (`white`): a white card on a tinted cloth has the cloth's tint the other way round, and
@@ -184,9 +219,37 @@ def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
     _, labels, stats, _ = cv2.connectedComponentsWithStats(stock.astype(np.uint8), connectivity=8)
     arms = arm_regions(logs, s, stock & ~reaches_edge(stats, stock.shape)[labels])
     stock &= arms == 0
-    if ignore is not None:
-        stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
     return stock, arms
+
+
+def _pale(empty: np.ndarray) -> np.ndarray:
+    """The log colour of the empty cloth's paler checks (`empty`: its lattice's table): the
+    median of its pixels brighter than its median."""
+    grey = cv2.cvtColor(empty, cv2.COLOR_BGR2GRAY)
+    return np.median(empty[grey > np.median(grey)], axis=0).astype(np.float32)
+
+
+def _smooth(small: np.ndarray, s: float, period: float, pale: np.ndarray,
+            share: float) -> tuple[np.ndarray, np.ndarray]:
+    """`_stock` on a cloth whose pattern repeats every `period` mm (a gingham), whose pale checks
+    look like card stock: stock is where a card hides the pattern (`vision.pattern.even`, at
+    `share` of the cloth's spread: a card in an arm's shadow is less even) and
+    the colour is that of the cloth's pale checks (`pale`, log colour: white card stock under
+    the same light). An even region of another colour, or of stock, running out of the view is
+    an arm."""
+    logs = cv2.log(small.astype(np.float32) + 2.0)
+    k = int(period / s)
+    even = pattern.even(cv2.cvtColor(logs, cv2.COLOR_BGR2GRAY), k, share)
+    ratio = logs - pale
+    paper = chroma_of(ratio, level_of(ratio)) < PALE_CHROMA
+    stock, other = pattern.grown(even & paper, k), pattern.grown(even & ~paper, k)
+    arms = np.zeros(even.shape, bool)
+    for mask in (stock, other):
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        edge = reaches_edge(stats, mask.shape)
+        edge[0] = False
+        arms |= edge[labels]
+    return stock & ~arms, arms.astype(np.uint8) * 255
 
 
 def _textured(gray: np.ndarray, mm_per_px: float, size: tuple[int, int]) -> np.ndarray:
@@ -201,6 +264,14 @@ def _textured(gray: np.ndarray, mm_per_px: float, size: tuple[int, int]) -> np.n
     return cv2.morphologyEx(rough, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def _empty(logs: np.ndarray, steps: np.ndarray, mm_per_px: float, longest: float) -> np.ndarray:
+    """The empty repeating cloth (`vision.pattern.table`, log colour) with its lattice points
+    further apart than `longest` mm, so that no two lie on the same card: a card's edge shows
+    against it where the card covers checks of the other colour, and the checks' own edges do not."""
+    far = np.array([v * math.ceil(longest / (np.linalg.norm(v) * mm_per_px)) for v in steps])
+    return pattern.table(logs, far, mm_per_px)
+
+
 def _upright(card: Card) -> Card:
     """The same card with width the long side and angle in [0, 180)."""
     if card.height > card.width:
@@ -208,9 +279,10 @@ def _upright(card: Card) -> Card:
     return Card(card.x, card.y, card.width, card.height, card.angle % 180.0, card.support)
 
 
-def _refine(card: Card, grey: np.ndarray, view: TopView, reach: float) -> Card:
-    """Move each edge to where the log brightness steps along profiles across it, and turn the
-    card by the edges' common slope; each edge's profiles vote by their median."""
+def _refine(card: Card, edges, view: TopView, reach: float) -> Card:
+    """Move each edge to where profiles across it place it (`edges`: `_steps` or `_between`),
+    and turn the card by the edges' common slope; each edge's profiles vote by their median,
+    those that see the edge only."""
     a = math.radians(card.angle)
     u = np.array([math.cos(a), math.sin(a)])
     v = np.array([-u[1], u[0]])
@@ -226,10 +298,8 @@ def _refine(card: Card, grey: np.ndarray, view: TopView, reach: float) -> Card:
         d = np.arange(-reach, reach + 1e-6, PROFILE_STEP)
         pts = centre + half[axis] * normal + s[:, None, None] * tangent + d[None, :, None] * normal
         px = view.to_pixels(pts.reshape(-1, 2)).astype(np.float32).reshape(len(s), len(d), 2)
-        prof = cv2.remap(grey, np.ascontiguousarray(px[..., 0]), np.ascontiguousarray(px[..., 1]),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        step = np.diff(prof, axis=1) * np.sign(prof[:, :3].mean() - prof[:, -3:].mean())
-        fit = _line(s, _peaks(-step) * PROFILE_STEP - reach + PROFILE_STEP / 2)
+        offset, seen = edges(np.ascontiguousarray(px[..., 0]), np.ascontiguousarray(px[..., 1]))
+        fit = _line(s[seen], offset[seen] * PROFILE_STEP - reach + PROFILE_STEP / 2)
         if fit is None:
             continue
         shift, slope, share = fit
@@ -244,6 +314,38 @@ def _refine(card: Card, grey: np.ndarray, view: TopView, reach: float) -> Card:
                          float(np.mean(agree)) * len(agree) / 4))
 
 
+def _steps(grey: np.ndarray):
+    """Edges on a plain cloth: each profile (rows of pixel coordinates `mx`, `my`, from inside
+    the card outward) places the edge where `grey` steps most, the card's way (sub-sample
+    index between samples); every profile sees it."""
+    def edges(mx: np.ndarray, my: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        prof = cv2.remap(grey, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        step = np.diff(prof, axis=1) * np.sign(prof[:, :3].mean() - prof[:, -3:].mean())
+        return _peaks(-step), np.ones(len(prof), bool)
+    return edges
+
+
+def _between(logs: np.ndarray, empty: np.ndarray, colour: np.ndarray):
+    """Edges on a repeating cloth (`empty`: its pattern, log colour) of a card of log `colour`:
+    each profile places the edge where the card's colour inside and the pattern outside
+    explain it best. A profile sees the edge when moving it EDGE_SHIFT either way costs
+    EDGE_COST a sample or more: beside a check of the card's shade, or over one under the card,
+    the edge could lie anywhere."""
+    def edges(mx: np.ndarray, my: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        sampled = cv2.remap(logs, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        cloth = cv2.remap(empty, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        inside = np.abs(sampled - colour).mean(axis=2)
+        outside = np.abs(sampled - cloth).mean(axis=2)
+        # cost of the edge after sample k: card up to k, cloth beyond
+        cost = np.cumsum(inside, axis=1) + outside[:, ::-1].cumsum(axis=1)[:, ::-1] - outside
+        k = np.argmin(cost, axis=1)
+        n = int(round(EDGE_SHIFT / PROFILE_STEP))
+        rows = np.arange(len(cost))
+        rise = np.minimum(cost[rows, np.maximum(k - n, 0)], cost[rows, np.minimum(k + n, cost.shape[1] - 1)])
+        return k.astype(np.float64), rise - cost[rows, k] >= EDGE_COST * n
+    return edges
+
+
 def _peaks(step: np.ndarray) -> np.ndarray:
     """Per row, the sub-sample position of the largest value (parabolic interpolation)."""
     i = np.clip(np.argmax(step, axis=1), 1, step.shape[1] - 2)
@@ -256,6 +358,8 @@ def _peaks(step: np.ndarray) -> np.ndarray:
 def _line(s: np.ndarray, offset: np.ndarray):
     """(offset at s = 0, slope, share of profiles on it) of a line through the profiles' edge
     positions, outliers (a piece or shadow on the edge) left out; None when too few agree."""
+    if not len(s):
+        return None
     keep = np.abs(offset - np.median(offset)) < 2 * INLIER
     for _ in range(2):
         if keep.sum() < max(4, len(s) // 3):

@@ -27,6 +27,7 @@ from vision.cards import Card, card_under, find_cards, flatten, on_cards, owners
 from vision.faint_cargo import faint_on_cards, lying_instead
 from vision.piecepack.view import BORDER as CLOTH_BORDER, patterned
 from vision.pyramids import ISLAND_COLOURS, MIN_AREA, Found, PyramidClassifier, game_rules, pale_as_one, pasted
+from vision.pattern import lattice
 from vision.segment import Segmentation, reaches_edge, segment
 from vision.topview import TopView, rectify
 
@@ -141,33 +142,38 @@ class Detector:
     def home_cards(self, frame: np.ndarray) -> list[Card]:
         """The home cards (postcards) lying in a frame, found as `look` finds them, without
         segmenting what lies on the table."""
-        return self._with_cards(frame)[2]
-
-    def _with_cards(self, frame: np.ndarray) -> tuple[TopView, np.ndarray, list[Card]]:
-        """The top view, its printed parts (`_printed`) and the home cards in it, found against
-        the cloth and the mat's white paper."""
-        cal = self.calibration
         fit, view = self._fitted_view(frame)
-        printed = self._printed(view)
-        return view, printed, find_cards(view, printed, white=paper_white(frame, fit, cal.layout, cal.K, cal.dist))
+        return self._cards_in(frame, fit, view, self._printed(view), self._lattice(view))
+
+    def _cards_in(self, frame: np.ndarray, fit: PlaneFit, view: TopView, printed: np.ndarray,
+                  steps: np.ndarray | None) -> list[Card]:
+        """The home cards in the top view, found against the cloth (`steps`: its lattice when
+        it repeats) and the mat's white paper."""
+        cal = self.calibration
+        return find_cards(view, printed, white=paper_white(frame, fit, cal.layout, cal.K, cal.dist), steps=steps)
 
     def look(self, frame: np.ndarray, game: str) -> tuple[TopView, list[Card], Segmentation]:
         """The top view (cards flattened), the home cards of a game that has them, and the
         segmentation of what lies on the table: by the segmentation network on cloth, by the
         thresholds alone on paper (a sheet mat's play area, home cards), which the network was
         not trained to read."""
+        fit, view = self._fitted_view(frame)
+        printed, steps, cards = self._printed(view), self._lattice(view), []
         if game in CARD_GAMES:      # found first: pieces on a card are seen against the card
-            view, printed, cards = self._with_cards(frame)
+            cards = self._cards_in(frame, fit, view, printed, steps)
             if cards:
                 view = replace(view, image=flatten(view, cards))
-        else:
-            view = self.top_view(frame)
-            printed, cards = self._printed(view), []
         model = None if self.calibration.layout.on_paper else self.segment_model
         paper = np.zeros(view.image.shape[:2], np.uint8) if cards else None
         for card in cards:
             paper |= card.mask(view, CARD_MARGIN)
-        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed, model, paper)
+        return view, cards, segment(view.image, view.mm_per_px, self.calibration.colors, printed, model, paper, steps)
+
+    def _lattice(self, view: TopView) -> np.ndarray | None:
+        """The lattice of the cloth when its pattern repeats (`vision.pattern`), else None."""
+        if self.calibration.layout.on_paper or not patterned(view.image, max(2, int(CLOTH_BORDER / view.mm_per_px))):
+            return None
+        return lattice(cv2.log(view.image.astype(np.float32) + 2.0), view.mm_per_px)
 
     def _classify(self, view, seg: Segmentation, game: str, cards: list[Card]) -> tuple[list[Found], set]:
         """What the classifiers find, and the ids (`id()`) of the pieces lying on a card: those
@@ -241,10 +247,11 @@ class Detector:
 
 def _plain_cloth(view: TopView, seg: Segmentation) -> None:
     """FrameError when the table is no plain cloth: two colours alternate along the view's edge
-    (a gingham, stripes: the pyramids' colours are read against one table colour), or it reads
-    as pieces over MAX_FOREGROUND of the view or in one region over MAX_REGION."""
-    if patterned(view.image, max(2, int(CLOTH_BORDER / view.mm_per_px))):
-        raise FrameError("the cloth has two colours along the view's edge (a pattern): play on a plain cloth")
+    and do not repeat (a gingham's checks and stripes do: `vision.pattern`), or it reads as
+    pieces over MAX_FOREGROUND of the view or in one region over MAX_REGION."""
+    if seg.steps is None and patterned(view.image, max(2, int(CLOTH_BORDER / view.mm_per_px))):
+        raise FrameError("the cloth has two colours along the view's edge that do not repeat (a print, not checks "
+                         "or stripes): play on a plain cloth")
     busy = float(np.count_nonzero(seg.foreground)) / seg.foreground.size
     region = float(seg.stats[1:, cv2.CC_STAT_AREA].max(initial=0)) * view.mm_per_px ** 2
     if busy > MAX_FOREGROUND or region > MAX_REGION:

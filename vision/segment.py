@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from calibration.colors import REJECT, ColorProfile
-from vision import segnet
+from vision import pattern, segnet
 
 BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
 CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
@@ -43,6 +43,7 @@ NET_PIECE = 0.3               # the network's piece probability above which fore
 NET_REACH = 2.0               # mm: threshold foreground this close to such pixels is kept
 PALE_NEAR = 8.0               # mm: and this close to a clearly bright, colourless pixel where
 NET_WEAK = 0.05               # ... the network's piece probability is over this (wood grain: none)
+CARD_RIM = 6.0                # mm inside a card's mask that may be a blend of card and cloth
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
 
@@ -56,6 +57,7 @@ class Segmentation:
     colours: np.ndarray       # int16 (h, w): colour index per foreground pixel, -1 elsewhere
     colour_dist: np.ndarray   # float32 (h, w): Mahalanobis distance of that colour
     faces: np.ndarray         # uint8 0/255: faint regions beside found pieces (`faint_parts`)
+    steps: np.ndarray | None = None     # the lattice of a repeating cloth (`vision.pattern`)
 
 
 def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = None) -> np.ndarray:
@@ -71,6 +73,22 @@ def background(image: np.ndarray, mm_per_px: float, hands: np.ndarray | None = N
     k = int(BACKGROUND_WINDOW / (mm_per_px * step)) | 1
     med = cv2.medianBlur(small, min(k, 255))
     return cv2.resize(med, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+def _on_cards(features: np.ndarray, logs: np.ndarray, paper: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """`features` with each card's (`paper`: uint8 mask of flattened cards and a margin round
+    them) the log ratio to the card's median colour: a card hides the repeating cloth under it.
+    Within CARD_RIM of the mask's edge, a blend of card and cloth, the smaller of the two."""
+    n, labels = cv2.connectedComponents(paper, connectivity=8)
+    k = 2 * max(1, int(round(CARD_RIM / mm_per_px))) + 1
+    inner = cv2.erode(paper, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    out = features.copy()
+    for i in range(1, n):
+        card = labels == i
+        ratio = logs[card] - np.median(logs[card & inner] if (card & inner).any() else logs[card], axis=0)
+        smaller = np.abs(ratio).sum(axis=1) < np.abs(features[card]).sum(axis=1)
+        out[card] = np.where((inner[card] | smaller)[:, None], ratio, features[card])
+    return out
 
 
 def log_ratio(image: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -269,14 +287,22 @@ def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
 
 def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
             ignore: np.ndarray | None = None, model: Path | None = None,
-            paper: np.ndarray | None = None) -> Segmentation:
+            paper: np.ndarray | None = None, steps: np.ndarray | None = None) -> Segmentation:
     """Segment a top view (BGR uint8) into pieces, hands and table; `ignore` masks printed
     parts of the mat (markers, patches, cards). With `model` (`vision.segnet`), only foreground
     the network reads as pieces is kept (`with_network`), except on `paper` (uint8 mask: home
-    cards), which it was not trained to read."""
+    cards), which it was not trained to read. `steps` is the lattice of a cloth that repeats
+    (`vision.pattern.lattice`): the empty table is then the pattern, and an arm is what differs
+    from it."""
     logs = cv2.log(image.astype(np.float32) + 2.0)
-    hands = arm_regions(logs, mm_per_px)
-    features = logs - cv2.log(background(image, mm_per_px, hands) + 2.0)
+    if steps is None:
+        hands = arm_regions(logs, mm_per_px)
+        features = logs - cv2.log(background(image, mm_per_px, hands) + 2.0)
+    else:
+        features = pattern.features(logs, steps, mm_per_px)
+        if paper is not None:
+            features = _on_cards(features, logs, paper, mm_per_px)
+        hands = pattern.arms(logs, steps, mm_per_px)
     mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
@@ -309,4 +335,4 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         hands[np.isin(labels, unexplained)] = 255
         mask[hands > 0] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces)
+    return Segmentation(features, mask, hands, labels, stats, colours, dist, faces, steps)
