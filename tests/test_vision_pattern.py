@@ -46,7 +46,11 @@ def _card_corners(x, y, w, h, angle):
 
 
 def _camera(image: np.ndarray, seed: int = 0) -> np.ndarray:
-    blurred = cv2.GaussianBlur(image * _light(), (0, 0), 0.8)
+    return _camera_at(image * _light(), seed)
+
+
+def _camera_at(image: np.ndarray, seed: int = 0) -> np.ndarray:
+    blurred = cv2.GaussianBlur(image, (0, 0), 0.8)
     noise = np.random.default_rng(seed).normal(0, 1.5, blurred.shape)
     return np.clip(blurred + noise, 0, 255).astype(np.uint8)
 
@@ -189,3 +193,16 @@ def test_a_two_colour_cloth_that_does_not_repeat_is_refused():
     frame, detector = _painted(blotches)
     with pytest.raises(FrameError, match="plain cloth"):
         detector.detect(frame)
+
+
+@pytest.mark.parametrize("shape", [(90, 150), (60, 400), (300, 60)])
+def test_a_small_view_of_a_checked_cloth_gives_a_lattice_or_none(shape):
+    """A play area shorter than the longest shift looked for (a small `--area`): the shifts are
+    limited to what the view holds twice over, and a step that does not fit is no lattice."""
+    rows, cols = np.mgrid[0:shape[0], 0:shape[1]]
+    image = np.where((((rows // 12 + cols // 12) % 2) == 1)[..., None], 40.0, 150.0) * np.ones(3)
+    logs = _logs(_camera_at(image))
+    steps = pattern.lattice(logs, 1.0)
+    if steps is not None:
+        assert (np.abs(steps).max(axis=1) < min(shape) / 2).all()
+        assert pattern.features(logs, steps, 1.0).shape == logs.shape

@@ -34,8 +34,10 @@ def lattice(logs: np.ndarray, mm_per_px: float) -> np.ndarray | None:
     when the view does not repeat."""
     grey = cv2.cvtColor(logs, cv2.COLOR_BGR2GRAY)
     grey = grey - cv2.GaussianBlur(grey, (0, 0), LIGHT_BLUR / mm_per_px)
-    c = _autocorrelation(grey, int((SPAN + REACH) / mm_per_px))
-    r = (c.shape[0] - 1) // 2
+    r = min(int((SPAN + REACH) / mm_per_px), min(grey.shape) // 2)    # shifts the view holds twice over
+    if r < 3:
+        return None
+    c = _autocorrelation(grey, r)
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
     far = np.hypot(xx, yy) * mm_per_px
     peak = (c == cv2.dilate(c, np.ones((5, 5), np.uint8))) & (far >= SHORTEST) & (far <= REACH) & (c >= PERIODIC)
@@ -47,7 +49,10 @@ def lattice(logs: np.ndarray, mm_per_px: float) -> np.ndarray | None:
                 >= PARALLEL * np.linalg.norm(v) * np.linalg.norm(periods[0]):
             periods.append(v)
         if len(periods) == 2:
-            return np.array([_multiple(c, v, math.ceil(SPAN / (np.linalg.norm(v) * mm_per_px))) for v in periods])
+            steps = [n * v for v, n in ((v, math.ceil(SPAN / (np.linalg.norm(v) * mm_per_px))) for v in periods)]
+            if max(np.abs(steps).max(axis=1)) > r - 3:      # a step beyond the shifts measured
+                return None
+            return np.array([_multiple(c, v) for v in steps])
     return None
 
 
@@ -125,7 +130,7 @@ def _autocorrelation(grey: np.ndarray, reach: int) -> np.ndarray:
     """Correlation of `grey` (zero mean) with itself shifted by up to `reach` pixels each way,
     over the overlap only, as a (2 reach + 1) square with no shift in the middle."""
     h, w = grey.shape
-    size = cv2.getOptimalDFTSize(h + reach), cv2.getOptimalDFTSize(w + reach)
+    size = cv2.getOptimalDFTSize(max(h + reach, 2 * reach + 2)), cv2.getOptimalDFTSize(max(w + reach, 2 * reach + 2))
     pad, ones = np.zeros(size, np.float32), np.zeros(size, np.float32)
     pad[:h, :w], ones[:h, :w] = grey, 1.0
     power = []
@@ -137,10 +142,11 @@ def _autocorrelation(grey: np.ndarray, reach: int) -> np.ndarray:
     return c[cy - reach:cy + reach + 1, cx - reach:cx + reach + 1] / max(float(c[cy, cx]), 1e-12)
 
 
-def _multiple(c: np.ndarray, period: np.ndarray, n: int) -> np.ndarray:
-    """`n` times `period` (x, y pixels), moved to the autocorrelation's peak (`c`) nearest it."""
+def _multiple(c: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """`step` (x, y pixels: a whole number of periods) moved to the autocorrelation's peak
+    (`c`) nearest it."""
     r = (c.shape[0] - 1) // 2
-    x, y = np.round(n * period).astype(int) + r
+    x, y = np.round(step).astype(int) + r
     box = c[y - 2:y + 3, x - 2:x + 3]
     dy, dx = np.unravel_index(int(np.argmax(box)), box.shape)
     return _subpixel(c, y - 2 + dy, x - 2 + dx) - r
