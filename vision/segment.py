@@ -292,8 +292,8 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     parts of the mat (markers, patches, cards). With `model` (`vision.segnet`), only foreground
     the network reads as pieces is kept (`with_network`), except on `paper` (uint8 mask: home
     cards), which it was not trained to read. `steps` is the lattice of a cloth that repeats
-    (`vision.pattern.lattice`): the empty table is then the pattern, and an arm is what differs
-    from it."""
+    (`vision.pattern.lattice`): the empty table is then the pattern, and an arm is a region
+    running out of the view that hides it (`vision.pattern.arms`)."""
     logs = cv2.log(image.astype(np.float32) + 2.0)
     if steps is None:
         hands = arm_regions(logs, mm_per_px)
