@@ -31,7 +31,7 @@ RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined befo
 TURN_GAP, TURN_SHARE = 0.05, 0.05   # a white piece's other pose: how close it must score, how much
                                     # more of the brightness variance its faces must explain
 STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
-HALF = 0.3                 # a coloured piece's edge: where its contrast falls to this share of its inside's
+HALF = 0.5                 # a coloured piece's edge: where its contrast is half its inside's
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
 COLOURED_SHARE = 0.08       # share of coloured pixels that makes a piece coloured, not pale
 OVERLAP_SHARE = 0.3        # pieces of a split may share this much of the smaller silhouette
