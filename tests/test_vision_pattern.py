@@ -15,6 +15,7 @@ from vision.camera import intrinsics, looking_at
 from vision.cards import find_cards
 from vision.detector import Detector, FrameError
 from vision.render import RenderConfig, render
+from vision.segment import arms_over_pattern
 from vision.topview import TopView
 
 AREA = (600.0, 450.0)
@@ -127,7 +128,7 @@ def test_an_arm_over_a_checked_cloth_is_a_hand_and_a_card_is_not():
     """An arm from the view's edge hides the checks: it is a hand, though shaded; a card hides
     them too, but lies within the view."""
     logs = _logs(_camera(_table(arm=True)))
-    hands = pattern.arms(logs, pattern.lattice(logs, 1.0), 1.0) > 0
+    hands = arms_over_pattern(logs, pattern.lattice(logs, 1.0), 1.0) > 0
     arm = np.zeros(SIZE[::-1], bool)
     arm[250 - 30:250 + 30, 400:] = True
     card = np.zeros(SIZE[::-1], np.uint8)

@@ -29,7 +29,7 @@ from referee.dimensions import DEFAULT, Dimensions
 from referee.geometry import footprint
 from referee.scene import Piece
 from vision import pattern
-from vision.segment import arm_regions, chroma_of, fill_holes, level_of, reaches_edge
+from vision.segment import arm_regions, chroma_of, fill_holes, level_of, running_out
 from vision.topview import TopView, frame_points
 
 CARD_SIZE = (148.0, 105.0)   # mm: a postcard, the expected home card
@@ -133,15 +133,16 @@ def find_cards(view: TopView, ignore: np.ndarray | None = None, expected: tuple[
         logs = cv2.log(view.image.astype(np.float32) + 2.0)
         empty = _empty(logs, steps, view.mm_per_px, max(expected))
         period = float(np.linalg.norm(steps, axis=1).min()) * view.mm_per_px
-        looks = [_smooth(small, s, period, _pale(empty), share) for share in EVEN_SHARES]
+        looks = _smooth(small, s, period, _pale(empty))
 
         def edges(region):
             inside = cv2.resize(region.astype(np.uint8), view.image.shape[1::-1], interpolation=cv2.INTER_NEAREST)
             return _between(logs, empty, np.median(logs[inside > 0], axis=0))
+    printed = None if ignore is None else cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
     cards = []
     for stock, arms in looks:
-        if ignore is not None:
-            stock &= cv2.resize(ignore, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) == 0
+        if printed is not None:
+            stock &= ~printed
         for card in _found(view, stock, arms, step, expected, edges):
             if all(math.hypot(card.x - c.x, card.y - c.y) > min(expected) / 2 for c in cards):
                 cards.append(card)
@@ -216,8 +217,7 @@ def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
         paper = logs - np.log(white + 2.0).astype(np.float32)
         plain |= chroma_of(paper, level_of(paper)) < STOCK_CHROMA
     stock = (level > CONTRAST) & plain & (_textured(gray, mm_per_px, small.shape[1::-1]) == 0)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(stock.astype(np.uint8), connectivity=8)
-    arms = arm_regions(logs, s, stock & ~reaches_edge(stats, stock.shape)[labels])
+    arms = arm_regions(logs, s, stock & ~running_out(stock))
     stock &= arms == 0
     return stock, arms
 
@@ -229,27 +229,25 @@ def _pale(empty: np.ndarray) -> np.ndarray:
     return np.median(empty[grey > np.median(grey)], axis=0).astype(np.float32)
 
 
-def _smooth(small: np.ndarray, s: float, period: float, pale: np.ndarray,
-            share: float) -> tuple[np.ndarray, np.ndarray]:
+def _smooth(small: np.ndarray, s: float, period: float, pale: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """`_stock` on a cloth whose pattern repeats every `period` mm (a gingham), whose pale checks
-    look like card stock: stock is where a card hides the pattern (`vision.pattern.even`, at
-    `share` of the cloth's spread: a card in an arm's shadow is less even) and
+    look like card stock, once for each evenness bound of EVEN_SHARES (a card in an arm's
+    shadow is less even): stock is where a card hides the pattern (`vision.pattern.even`) and
     the colour is that of the cloth's pale checks (`pale`, log colour: white card stock under
     the same light). An even region of another colour, or of stock, running out of the view is
     an arm."""
     logs = cv2.log(small.astype(np.float32) + 2.0)
+    grey = cv2.cvtColor(logs, cv2.COLOR_BGR2GRAY)
     k = int(period / s)
-    even = pattern.even(cv2.cvtColor(logs, cv2.COLOR_BGR2GRAY), k, share)
     ratio = logs - pale
     paper = chroma_of(ratio, level_of(ratio)) < PALE_CHROMA
-    stock, other = pattern.grown(even & paper, k), pattern.grown(even & ~paper, k)
-    arms = np.zeros(even.shape, bool)
-    for mask in (stock, other):
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-        edge = reaches_edge(stats, mask.shape)
-        edge[0] = False
-        arms |= edge[labels]
-    return stock & ~arms, arms.astype(np.uint8) * 255
+    looks = []
+    for share in EVEN_SHARES:
+        even = pattern.even(grey, k, share)
+        stock, other = pattern.grown(even & paper, k), pattern.grown(even & ~paper, k)
+        arms = running_out(stock) | running_out(other)
+        looks.append((stock & ~arms, arms.astype(np.uint8) * 255))
+    return looks
 
 
 def _textured(gray: np.ndarray, mm_per_px: float, size: tuple[int, int]) -> np.ndarray:

@@ -22,8 +22,6 @@ PERIODIC = 0.5        # correlation of the view with itself shifted by a period,
 PARALLEL = 0.5        # |sin| of the angle between the two periods, at least
 LIGHT_BLUR = 25.0     # mm: sigma of the blur that stands for the light (wider than a check)
 EVEN = 0.45           # share of the cloth's log grey spread over a period under which the pattern is hidden
-ROUGH = 4.0           # mm per pixel at which even regions are looked for
-HAND_AREA = 3500.0    # mm^2: an even region this large running out of the view is an arm
 SPREAD = 2.0          # a difference from the table this many times the lattice points' spread is the cloth's
 
 
@@ -106,24 +104,6 @@ def grown(mask: np.ndarray, period: int) -> np.ndarray:
     """`even`'s mask (bool) grown by half its window: as far as what covers the pattern."""
     k = max(3, period | 1)
     return cv2.dilate(mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
-
-
-def arms(logs: np.ndarray, steps: np.ndarray, mm_per_px: float) -> np.ndarray:
-    """Hands and arms over a repeating cloth (uint8 0/255, at the size of `logs`): even regions
-    (`even`) of HAND_AREA or more that run out of the view. An arm hides the pattern, and
-    differs from the pattern's lattice points less than from the table: it is longer than a
-    lattice step, so it lies on several of them."""
-    step = max(1, int(round(ROUGH / mm_per_px)))
-    h, w = logs.shape[:2]
-    grey = cv2.resize(cv2.cvtColor(logs, cv2.COLOR_BGR2GRAY), (w // step, h // step), interpolation=cv2.INTER_AREA)
-    period = int(float(np.linalg.norm(steps, axis=1).min()) / step)
-    region = grown(even(grey, period), period).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
-    keep = np.zeros(n, np.uint8)
-    edge = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] == region.shape[1]) \
-        | (stats[:, 1] + stats[:, 3] == region.shape[0])
-    keep[1:] = 255 * (edge[1:] & (stats[1:, cv2.CC_STAT_AREA] * (step * mm_per_px) ** 2 >= HAND_AREA))
-    return cv2.resize(keep[labels], (w, h), interpolation=cv2.INTER_NEAREST)
 
 
 def _autocorrelation(grey: np.ndarray, reach: int) -> np.ndarray:

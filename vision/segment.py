@@ -43,6 +43,7 @@ NET_PIECE = 0.3               # the network's piece probability above which fore
 NET_REACH = 2.0               # mm: threshold foreground this close to such pixels is kept
 PALE_NEAR = 8.0               # mm: and this close to a clearly bright, colourless pixel where
 NET_WEAK = 0.05               # ... the network's piece probability is over this (wood grain: none)
+ARM_SCALE = 4.0               # mm per pixel at which arms over a repeating cloth are looked for
 CARD_RIM = 6.0                # mm inside a card's mask that may be a blend of card and cloth
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
@@ -277,6 +278,30 @@ def _arm_core(hands: np.ndarray, features: np.ndarray, profile: ColorProfile,
     return cv2.morphologyEx(arm, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
+def arms_over_pattern(logs: np.ndarray, steps: np.ndarray, mm_per_px: float) -> np.ndarray:
+    """Hands and arms over a repeating cloth (uint8 0/255; `steps`: its lattice): regions where
+    something hides the pattern (`vision.pattern.even`), of HAND_AREA or more, that run out of
+    the view. The colour test of `arm_regions` compares with one table colour, and the empty
+    table taken from the lattice takes in an arm longer than a lattice step."""
+    step = max(1, int(round(ARM_SCALE / mm_per_px)))
+    h, w = logs.shape[:2]
+    grey = cv2.resize(cv2.cvtColor(logs, cv2.COLOR_BGR2GRAY), (w // step, h // step), interpolation=cv2.INTER_AREA)
+    period = int(float(np.linalg.norm(steps, axis=1).min()) / step)
+    region = pattern.grown(pattern.even(grey, period), period).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    keep = reaches_edge(stats, region.shape) & (stats[:, cv2.CC_STAT_AREA] * (step * mm_per_px) ** 2 >= HAND_AREA)
+    keep[0] = False
+    return cv2.resize(keep[labels].astype(np.uint8) * 255, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def running_out(mask: np.ndarray) -> np.ndarray:
+    """Bool mask of the regions of `mask` (bool or uint8) that touch the image's border."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    edge = reaches_edge(stats, mask.shape)
+    edge[0] = False
+    return edge[labels]
+
+
 def reaches_edge(stats: np.ndarray, shape: tuple) -> np.ndarray:
     """Per row of `cv2.connectedComponentsWithStats` stats over an image of `shape`, whether
     that component touches the image's border."""
@@ -293,7 +318,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     the network reads as pieces is kept (`with_network`), except on `paper` (uint8 mask: home
     cards), which it was not trained to read. `steps` is the lattice of a cloth that repeats
     (`vision.pattern.lattice`): the empty table is then the pattern, and an arm is a region
-    running out of the view that hides it (`vision.pattern.arms`)."""
+    running out of the view that hides it (`arms_over_pattern`)."""
     logs = cv2.log(image.astype(np.float32) + 2.0)
     if steps is None:
         hands = arm_regions(logs, mm_per_px)
@@ -302,7 +327,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         features = pattern.features(logs, steps, mm_per_px)
         if paper is not None:
             features = _on_cards(features, logs, paper, mm_per_px)
-        hands = pattern.arms(logs, steps, mm_per_px)
+        hands = arms_over_pattern(logs, steps, mm_per_px)
     mask = foreground_mask(features)
     if ignore is not None:
         mask[ignore > 0] = 0
