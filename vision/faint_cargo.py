@@ -37,7 +37,8 @@ RIM = (2.0, 5.0)       # mm inside the edge: a mark reaching this band is a shad
 CLEAR_OF = 6.0         # mm from a piece found (or a hand): its shadow, not another piece
 WINDOW = 45.0          # mm: half the side of the card region a mark's hypotheses are scored on
 REACH = 14.0           # mm: the piece's middle lies this near the mark's centroid at most
-GRID = (4.0, 15.0)     # mm, degrees between the first hypotheses tried; the best few are refined
+GRID = (4.0, 15.0)     # mm, degrees between the first hypotheses tried; the best REFINED are refined
+REFINED = 5            # (with 3, a few pixels more or less near the mark could miss the best)
 FACES = {"lying": PYRAMID_FACES["lying"][-1:] + PYRAMID_FACES["lying"][:-1],   # base face first,
          "standing": PYRAMID_FACES["standing"]}                               # under the others
 TURNS = {"lying": 360.0, "standing": 90.0}   # degrees of heading (yaw) that differ
@@ -196,7 +197,7 @@ class Window:
                         params = (self.centre[0] + dx + offset[0], self.centre[1] + dy + offset[1], turn)
                         tried.append((self.score(pose, size, params), pose, size, params))
         tried.sort(key=lambda t: -t[0])
-        return max((refine(self.score, *t) for t in tried[:3]), key=lambda t: t[0])
+        return max((refine(self.score, *t) for t in tried[:REFINED]), key=lambda t: t[0])
 
     def best_turned(self, pose: str, size: int, at: tuple) -> float:
         """The best score of a piece at `at`, over its headings (yaws), refined."""

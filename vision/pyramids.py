@@ -31,7 +31,9 @@ RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined befo
 TURN_GAP, TURN_SHARE = 0.05, 0.05   # a white piece's other pose: how close it must score, how much
                                     # more of the brightness variance its faces must explain
 STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
-HALF = 0.5                 # a coloured piece's edge: where its contrast is half its inside's
+HALF = 0.5                 # a white piece's pixel counts for it at half its bright faces' level
+EDGE_CUT = 0.3             # a coloured piece's edge: where its contrast falls to this share of its
+                           # inside's (a translucent piece's faces turned from the light keep a third)
 WHOLE_IOU = 0.8            # a blob one piece fits this well is not split by colour
 COLOURED_SHARE = 0.08       # share of coloured pixels that makes a piece coloured, not pale
 OVERLAP_SHARE = 0.3        # pieces of a split may share this much of the smaller silhouette
@@ -424,7 +426,7 @@ class PyramidClassifier:
         if name == "clear":   # its bright edge lines bleed outward by about a pixel
             part = cv2.erode(_see_through(part, features, fitter.view.mm_per_px), np.ones((3, 3), np.uint8))
         elif name != "white":
-            part = _half_contrast(part, features)
+            part = _cut_rim(part, features)
         level = level_of(features) if name in PALE else None
         shaded, ridges = (_shaded(level), _ridges(level)) if name == "clear" else (None, None)
         known = priors.known(name, level if name == "white" else None, shaded, ridges)
@@ -1106,14 +1108,14 @@ def _shaded(level: np.ndarray) -> np.ndarray:
     return ((level < -SHADE) & (level > DARKER)).astype(np.uint8)
 
 
-def _half_contrast(part: np.ndarray, features: np.ndarray) -> np.ndarray:
-    """The part cut where the piece's contrast with the table falls to half of its inside (the
-    low foreground threshold takes the blurred rim too, which makes small pieces look bigger)."""
+def _cut_rim(part: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """The part cut where the piece's contrast with the table falls to EDGE_CUT of its inside's
+    (the low foreground threshold takes the blurred rim too, which makes small pieces look bigger)."""
     strength = np.sqrt((features * features).sum(axis=2))
     core = cv2.erode(part, np.ones((5, 5), np.uint8))
     if np.count_nonzero(core) < 10:
         return part
-    cut = part & (strength >= HALF * float(np.median(strength[core > 0]))).astype(np.uint8)
+    cut = part & (strength >= EDGE_CUT * float(np.median(strength[core > 0]))).astype(np.uint8)
     return fill_holes(cut * 255) // 255
 
 
