@@ -108,15 +108,26 @@ def chroma_of(features: np.ndarray, level: np.ndarray) -> np.ndarray:
                    cv2.absdiff(features[..., 2], level))
 
 
+def unlike_table(features: np.ndarray) -> np.ndarray:
+    """Pixels that are each clearly not the table: brighter than it can be, coloured, or darker
+    than a shadow (no holes filled, no neighbours joined). bool."""
+    bright, coloured, dark = _unlike_table(features, level_of(features))
+    return (bright | coloured | dark) > 0
+
+
+def _unlike_table(features: np.ndarray, level: np.ndarray) -> tuple:
+    """(bright, coloured, dark) uint8 0/255 masks of `unlike_table`."""
+    return (cv2.compare(level, float(BRIGHTER), cv2.CMP_GT),
+            cv2.compare(chroma_of(features, level), CHROMA, cv2.CMP_GT),
+            cv2.compare(level, float(DARKER), cv2.CMP_LT))
+
+
 def foreground_mask(features: np.ndarray) -> np.ndarray:
     """Pixels that are not the table (nor a shadow on it), holes filled. uint8 0/255."""
     level = level_of(features)
-    chroma = chroma_of(features, level)
-    bright = cv2.compare(level, float(BRIGHTER), cv2.CMP_GT)
-    coloured = cv2.compare(chroma, CHROMA, cv2.CMP_GT)
+    bright, coloured, dark = _unlike_table(features, level)
     # dark pieces: a lamp's reflection on black plastic is about as bright as the table
-    dark = cv2.morphologyEx(cv2.compare(level, float(DARKER), cv2.CMP_LT), cv2.MORPH_CLOSE,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     mask = coloured | dark | bright
     # pale pieces (white, clear): faces turned from the light are barely brighter than the
     # table; take them where they are close to a clearly bright, colourless part
