@@ -495,13 +495,15 @@ def test_what_the_view_s_edge_cuts_is_reported_uncertain(network):
 def test_wood_grain_running_out_of_the_view_is_no_piece():
     # a committed photoreal frame of the train split (oak under a window, an arm in view): the
     # grain's pale stripes run out of the view, and each was kept whole as what the view's edge
-    # cuts, 40 uncertain pyramids of nothing; the network reads them as table
+    # cuts, 40 uncertain pyramids of nothing; the network reads them as table. What is left
+    # is beside the arm: 5, and 6 since a coloured piece's other pose is tried (a fragment of
+    # the arm, read red, is fitted as two lying pieces, not one standing)
     photoreal = ROOT / "tests" / "data" / "photoreal"
     truth = scene_from_dict(json.loads((photoreal / "s0009-f0.json").read_text()))
     detected = Detector(load(photoreal / "calibration-s0009.json")).detect(
         cv2.imread(str(photoreal / "s0009-f0.jpg")), truth.game)
     s = score(truth, detected, tuple(truth.extra["render"]["hidden"]))
-    assert s.uncertain <= 5 and s.pieces >= 30
+    assert s.uncertain <= 6 and s.pieces >= 30
 
 
 
@@ -519,6 +521,21 @@ def test_translucent_pieces_keep_their_faces_turned_from_the_light():
         t = next(p for p in truth.pieces if p.id == pid)
         distance, read = _reading(truth, detected, pid)
         assert distance < 3.0 and read == (t.color, t.size, t.pose), pid
+
+
+def test_a_coloured_piece_standing_is_told_from_one_lying_by_its_faces():
+    # a committed photoreal frame of the train split: orange standing pieces, a medium p8 and
+    # a small p39, whose tips lean away from the camera, cast outlines that a lying piece fits
+    # about as well; p8 was read lying 16 mm off and p39 not at all. The faces of the pose a
+    # piece is in explain its brightness, as a white piece's did before
+    photoreal = ROOT / "tests" / "data" / "photoreal"
+    truth = scene_from_dict(json.loads((photoreal / "s0017-f1.json").read_text()))
+    detected = Detector(load(photoreal / "calibration-s0017.json")).detect(
+        cv2.imread(str(photoreal / "s0017-f1.jpg")), truth.game)
+    for pid in ("p8", "p39"):
+        t = next(p for p in truth.pieces if p.id == pid)
+        distance, read = _reading(truth, detected, pid)
+        assert distance < 5.0 and read == (t.color, t.size, t.pose), pid
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "icetable", *args], capture_output=True, text=True, cwd=ROOT)

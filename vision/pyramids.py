@@ -28,7 +28,7 @@ MIN_AREA = 90.0            # mm^2: smaller blobs are noise (a small lying pyrami
 FRAGMENT_MARGIN = 28       # px around such a blob beside faint faces: a white piece's fragment
 FRAGMENT_IOU = 0.7         # ... explained with those faces by one white piece this well
 RIVALS, RIVAL_GAP = 3, 0.1  # hypotheses this close to the best are refined before choosing
-TURN_GAP, TURN_SHARE = 0.05, 0.05   # a white piece's other pose: how close it must score, how much
+TURN_GAP, TURN_SHARE = 0.05, 0.05   # a piece's other pose: how close it must score, how much
                                     # more of the brightness variance its faces must explain
 STEP_MM, STEP_DEG, REFINE_ROUNDS = 1.0, 3.0, 4
 HALF = 0.5                 # a white piece's pixel counts for it at half its bright faces' level
@@ -114,8 +114,9 @@ class Known:
     """What is known of a blob's pieces before fitting: `level` (brightness over the table, for
     white pieces: faint faces count as evidence), `shaded` (pixels a clear piece may cover that
     count neither for nor against it) and `ridges` (for clear pieces, whose edges show as bright
-    lines: `_ridges`), the sizes and poses they can have, and whether they lie on a
-    light card (`card`)."""
+    lines: `_ridges`), the sizes and poses they can have, whether they lie on a light card
+    (`card`), and for coloured pieces `brightness` (over the table: the faces of the pose they
+    are in explain it, `_turned_over`)."""
 
     level: np.ndarray | None = None
     shaded: np.ndarray | None = None
@@ -123,6 +124,7 @@ class Known:
     sizes: tuple = (1, 2, 3)
     poses: tuple = ("standing", "lying")
     card: bool = False
+    brightness: np.ndarray | None = None
 
     def allows(self, hypothesis: tuple) -> bool:
         pose, size = hypothesis
@@ -427,9 +429,11 @@ class PyramidClassifier:
             part = cv2.erode(_see_through(part, features, fitter.view.mm_per_px), np.ones((3, 3), np.uint8))
         elif name != "white":
             part = _cut_rim(part, features)
-        level = level_of(features) if name in PALE else None
+        level = level_of(features)
         shaded, ridges = (_shaded(level), _ridges(level)) if name == "clear" else (None, None)
         known = priors.known(name, level if name == "white" else None, shaded, ridges)
+        if name not in PALE:
+            known = replace(known, brightness=level)
         whole = self._open_outline(fitter, part, box, share, known) if name == "clear" else []
         return whole or self._explain(fitter, part, box, name, share, known, budget)
 
@@ -678,8 +682,9 @@ class PyramidClassifier:
         args = (fitter, blob_area, blob_c, blob_axis, score)
         ranked = _ranked([h for h in HYPOTHESES if known.allows(h)], *args)
         found = _settled(ranked, score)
-        if level is not None and found is not None:
-            found = _turned_over(found, ranked, score, fitter, box, level, part)
+        shading = known.brightness if level is None else level
+        if shading is not None and found is not None:
+            found = _turned_over(found, ranked, score, fitter, box, shading, part)
         whole = found
         for group in PARTLY_LIT[known.card] if level is not None else ():
             if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
@@ -814,10 +819,11 @@ def _settled(ranked: list, score):
 
 def _turned_over(found: tuple, ranked: list, score, fitter: PyramidFitter, box, level: np.ndarray,
                  part: np.ndarray) -> tuple:
-    """A white piece's best whole hypothesis `found` (score, pose, size, params), or the best
-    of its size in the other pose among `ranked` when that scores within TURN_GAP of it and its
-    faces explain TURN_SHARE more of the part's brightness (`Shading`): a standing piece whose
-    tip leans far from the camera casts the outline of a lying one, but not its faces."""
+    """A white or coloured piece's best whole hypothesis `found` (score, pose, size, params), or
+    the best of its size in the other pose among `ranked` when that scores within TURN_GAP of it
+    and its faces explain TURN_SHARE more of the part's brightness `level` (`Shading`): a
+    standing piece whose tip leans far from the camera casts the outline of a lying one, and a
+    lying one whose tip is lost that of a standing one, but not their faces."""
     other = ("lying" if found[1] == "standing" else "standing", found[2])
     rival = _settled([c for c in ranked if c[1:3] == other], score)
     if rival is None or rival[0] < found[0] - TURN_GAP * abs(found[0]):
