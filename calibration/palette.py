@@ -7,13 +7,13 @@ import numpy as np
 from calibration.colors import ColorProfile
 from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
 from calibration.layout import SPOT_FIELD, palette_layout
+from vision.pyramids import PALE
 from vision.segment import foreground_mask, log_ratio, unlike_table
 from vision.topview import rectify
 
 RING = (24.0, 30.0)      # mm from a spot's centre: the empty grey field around its pyramid
 REACH = 21.0             # mm from a spot's centre: where its pyramid's pixels are
 MIN_PIXELS = 40
-PALE = ("white", "clear")   # their faces turned from the light barely differ from the field
 
 
 def palette_fit(frame: np.ndarray, K: np.ndarray, dist: np.ndarray | None) -> PlaneFit:
@@ -47,7 +47,7 @@ def learn_colors(frame: np.ndarray, K: np.ndarray, dist: np.ndarray | None,
         mask = foreground_mask(features)
         mask[r > REACH] = 0
         keep = cv2.erode(mask, np.ones((3, 3), np.uint8)) > 0
-        if colour not in PALE:
+        if colour not in PALE:     # a pale piece's faces turned from the light barely differ
             keep &= unlike_table(features)
         if np.count_nonzero(keep) >= MIN_PIXELS / mm_per_px ** 2:
             samples[colour] = features[keep]
