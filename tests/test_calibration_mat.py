@@ -94,7 +94,6 @@ def test_colours_learned_from_the_palette_photo_separate_the_colours():
         assert got == name or {got, name} == {"white", "clear"}
 
 
-
 def test_colours_are_learned_from_the_pyramids_not_the_field_their_outlines_close():
     # a committed photoreal palette photo of the train split (glossy pieces, ceiling panel): each
     # piece's outline with its shadow closes round some of the grey field, which the filled
@@ -106,6 +105,7 @@ def test_colours_are_learned_from_the_pyramids_not_the_field_their_outlines_clos
     level = dict(zip(profile.names, profile.means.mean(axis=1)))
     assert all(level[name] < -0.3 for name in profile.names if name not in ("white", "clear")), level
     assert level["black"] < -0.6
+
 
 def test_charuco_views_give_the_focal_length():
     K = intrinsics((1280, 720), 60)

@@ -506,7 +506,6 @@ def test_wood_grain_running_out_of_the_view_is_no_piece():
     assert s.uncertain <= 6 and s.pieces >= 30
 
 
-
 def test_translucent_pieces_keep_their_faces_turned_from_the_light():
     # a committed photoreal frame of the train split (glossy translucent pieces on laminate under
     # a ceiling panel): a face turned from the light keeps a third to a half of the lit faces'
@@ -536,6 +535,7 @@ def test_a_coloured_piece_standing_is_told_from_one_lying_by_its_faces():
         t = next(p for p in truth.pieces if p.id == pid)
         distance, read = _reading(truth, detected, pid)
         assert distance < 5.0 and read == (t.color, t.size, t.pose), pid
+
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "icetable", *args], capture_output=True, text=True, cwd=ROOT)

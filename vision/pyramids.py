@@ -115,8 +115,8 @@ class Known:
     white pieces: faint faces count as evidence), `shaded` (pixels a clear piece may cover that
     count neither for nor against it) and `ridges` (for clear pieces, whose edges show as bright
     lines: `_ridges`), the sizes and poses they can have, whether they lie on a light card
-    (`card`), and for coloured pieces `brightness` (over the table: the faces of the pose they
-    are in explain it, `_turned_over`)."""
+    (`card`), and for white and coloured pieces `brightness` (over the table: the faces of the
+    pose they are in explain it, `_turned_over`)."""
 
     level: np.ndarray | None = None
     shaded: np.ndarray | None = None
@@ -432,7 +432,7 @@ class PyramidClassifier:
         level = level_of(features)
         shaded, ridges = (_shaded(level), _ridges(level)) if name == "clear" else (None, None)
         known = priors.known(name, level if name == "white" else None, shaded, ridges)
-        if name not in PALE:
+        if name != "clear":
             known = replace(known, brightness=level)
         whole = self._open_outline(fitter, part, box, share, known) if name == "clear" else []
         return whole or self._explain(fitter, part, box, name, share, known, budget)
@@ -682,9 +682,8 @@ class PyramidClassifier:
         args = (fitter, blob_area, blob_c, blob_axis, score)
         ranked = _ranked([h for h in HYPOTHESES if known.allows(h)], *args)
         found = _settled(ranked, score)
-        shading = known.brightness if level is None else level
-        if shading is not None and found is not None:
-            found = _turned_over(found, ranked, score, fitter, box, shading, part)
+        if known.brightness is not None and found is not None:
+            found = _turned_over(found, ranked, score, fitter, box, known.brightness, part)
         whole = found
         for group in PARTLY_LIT[known.card] if level is not None else ():
             if not known.card and found is not None and overlap(*found[1:]) >= PARTLY_LIT_IOU:
