@@ -115,6 +115,14 @@ def _disc(mm: float, s: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
 
 
+def _in_classes(classes: np.ndarray, ids) -> np.ndarray:
+    """Boolean mask of the pixels (uint8 class labels) whose class is one of `ids`: `np.isin`
+    by a lookup table, many times faster over a view."""
+    table = np.zeros(256, np.uint8)
+    table[list(ids)] = 1
+    return cv2.LUT(classes, table).reshape(classes.shape).view(bool)
+
+
 def fill_holes(mask: np.ndarray, max_px: float | None = None) -> np.ndarray:
     """A 0/255 mask with the regions it encloses filled (only those under `max_px` pixels)."""
     flood = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
@@ -346,7 +354,7 @@ class PiecepackDetector:
         one tile (a back's cross and coins at both ends of it cut its stock in two) are joined
         while they fit in one tile."""
         s = pv.top.mm_per_px
-        card = np.isin(classes, CARD + (COIN,)) | shade     # coins lie on the tiles' quarters
+        card = _in_classes(classes, CARD + (COIN,)) | shade     # coins lie on the tiles' quarters
         stock = cv2.erode(card.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
         side = self.dims.tile
         n, labels, stats, _ = cv2.connectedComponentsWithStats(fill_holes(stock), connectivity=4)
@@ -461,7 +469,7 @@ class PiecepackDetector:
         back explains once read. Not with the first boxes: the shade of the printed borders
         between tiles joins the tiles, whose boxes are then cut along the joined area's axes,
         a few millimetres off."""
-        shade = self.profile.shaded_stock(pv.logratio, stock) & ~np.isin(classes, (CLOTH,) + CARD + (COIN,)) & (hands == 0)
+        shade = self.profile.shaded_stock(pv.logratio, stock) & ~_in_classes(classes, (CLOTH,) + CARD + (COIN,)) & (hands == 0)
         reach = BACK_OVERLAP * self.dims.tile
         return [{**t, "_shaded": True} for t in self._tile_boxes(pv, classes, pieces, shade)
                 if not any(_within((t["x"], t["y"]), k, k["_angle"], reach) for k in tiles)]
@@ -563,7 +571,7 @@ class PiecepackDetector:
         inside[pad:n - pad, pad:n - pad] = True
         patch = sample(pv.logratio, pv, xy, angle, n, pp.TILE_MM)
         shown = seen & inside
-        card = np.isin(cls, CARD) & shown
+        card = _in_classes(cls, CARD) & shown
         if np.count_nonzero(card) < CARD_SHARE * np.count_nonzero(shown):    # the card's colour misread
             card = shown & (np.abs(patch - np.median(patch[shown], axis=0)).max(axis=2) < DOMINANT)
         return cls, seen, flatten(patch, card, int(MIN_CARD * inside.sum()))
@@ -856,7 +864,7 @@ class PiecepackDetector:
         if not standnet.available():
             return []
         s, d = pv.top.mm_per_px, self.dims.die
-        card = fill_holes(np.isin(classes, (STOCK, COIN)).astype(np.uint8) * 255)
+        card = fill_holes(_in_classes(classes, (STOCK, COIN)).astype(np.uint8) * 255)
         nadir = np.asarray(pv.centre[:2], np.float64)
         # the blob is the top and the sides: seen about half-way up, where the base shows moved out
         lean = np.mean([(pv.centre[2] + pv.height) / (pv.centre[2] + z) for z in (0.0, d)])
@@ -915,7 +923,7 @@ class PiecepackDetector:
         out = []
         for kind, part, centre in self._discs(wood, COIN, s) + self._discs(card, STOCK, s):
             self._add_coin(pv, classes, tiles, covered, kind, part, centre, out, suit_up=suit_up)
-        either = fill_holes((np.isin(classes, (COIN, STOCK)) & (covered == 0)).astype(np.uint8) * 255)
+        either = fill_holes((_in_classes(classes, (COIN, STOCK)) & (covered == 0)).astype(np.uint8) * 255)
         half = cv2.resize(either, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_NEAREST)   # wide: coarse will do
         half = _islands(cv2.morphologyEx(half, cv2.MORPH_OPEN, _disc(MIXED_CORE * self.dims.coin, 2 * s)), largest / 4)
         either &= cv2.resize(cv2.dilate(half, np.ones((3, 3), np.uint8)), either.shape[::-1],
@@ -1328,7 +1336,7 @@ def _ground_share(blob: Blob, classes: np.ndarray, s: float) -> float:
     x0, y0, x1, y1 = blob.box
     near, far = (cv2.dilate(blob.mask, _disc(2 * mm, s)) for mm in (1.0, 3.0))
     ring = (far > 0) & (near == 0)
-    return float(np.mean(np.isin(classes[y0:y1, x0:x1][ring], (BACK, CLOTH)))) if ring.any() else 0.0
+    return float(np.mean(_in_classes(classes[y0:y1, x0:x1][ring], (BACK, CLOTH)))) if ring.any() else 0.0
 
 
 def _islands(mask: np.ndarray, max_px: float) -> np.ndarray:
@@ -1389,7 +1397,7 @@ def _round_arms(hands: np.ndarray, classes: np.ndarray, s: float) -> np.ndarray:
     as near an arm."""
     if not hands.any():
         return hands.copy()
-    things = ((classes != CLOTH) & ~np.isin(classes, CARD)).astype(np.uint8)
+    things = ((classes != CLOTH) & ~_in_classes(classes, CARD)).astype(np.uint8)
     return hands | (cv2.dilate(hands, _disc(HAND_REACH, s)) & things)
 
 
