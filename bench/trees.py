@@ -92,6 +92,8 @@ def main(argv=None) -> int:
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True).returncode:
         raise SystemExit(f"bench/trees.py: {ROOT} is not a git checkout of icetable: nothing to compare")
     jobs = frames(args.games.split(","))
+    if not jobs:
+        raise SystemExit(f"bench/trees.py: no 1920x1080 frames of {args.games} under {ROOT / 'sample_images'}")
     best: dict[str, dict[str, float]] = {ref: {} for ref in args.refs}
     with tempfile.TemporaryDirectory() as tmp:
         trees = {ref: worktree(ref, Path(tmp)) for ref in args.refs}
