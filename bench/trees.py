@@ -48,6 +48,12 @@ json.dump(out, sys.stdout)
 """
 
 
+def refuse(message: str) -> None:
+    """One line on standard error and exit 2 (bad input)."""
+    print(f"bench/trees.py: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def frames(games) -> list[tuple[str, str, str]]:
     """(image, game, calibration) of each committed 1920x1080 sample frame of `games`."""
     import cv2
@@ -64,8 +70,10 @@ def worktree(ref: str, parent: Path) -> Path:
     if ref == ".":
         return ROOT
     path = parent / ref.replace("/", "_")
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path), ref],
-                   check=True)
+    added = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path), ref],
+                           capture_output=True, text=True)
+    if added.returncode:
+        refuse(f"{ref}: no such commit ({added.stderr.strip().splitlines()[-1]})")
     return path
 
 
@@ -75,7 +83,7 @@ def timed(tree: Path, jobs, repeat: int, core: int) -> dict[str, float]:
     run = subprocess.run(["taskset", "-c", str(core), sys.executable, "-c", CHILD, str(repeat)],
                          input=json.dumps(jobs), capture_output=True, text=True, cwd=tree, env=env)
     if run.returncode:
-        raise SystemExit(f"bench/trees.py: {tree.name}: {run.stderr.strip().splitlines()[-1]}")
+        refuse(f"{tree.name}: {run.stderr.strip().splitlines()[-1]}")
     return json.loads(run.stdout)
 
 
@@ -90,14 +98,16 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True).returncode:
-        raise SystemExit(f"bench/trees.py: {ROOT} is not a git checkout of icetable: nothing to compare")
+        refuse(f"{ROOT} is not a git checkout of icetable: nothing to compare")
     jobs = frames(args.games.split(","))
     if not jobs:
-        raise SystemExit(f"bench/trees.py: no 1920x1080 frames of {args.games} under {ROOT / 'sample_images'}")
+        refuse(f"no 1920x1080 frames of {args.games} under {ROOT / 'sample_images'}")
     best: dict[str, dict[str, float]] = {ref: {} for ref in args.refs}
     with tempfile.TemporaryDirectory() as tmp:
-        trees = {ref: worktree(ref, Path(tmp)) for ref in args.refs}
+        trees: dict[str, Path] = {}
         try:
+            for ref in args.refs:
+                trees[ref] = worktree(ref, Path(tmp))
             for n in range(args.rounds):
                 for ref, tree in trees.items():
                     for image, t in timed(tree, jobs, args.repeat, args.core).items():
