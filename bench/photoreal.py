@@ -15,7 +15,7 @@ import json
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +29,7 @@ import cv2  # noqa: E402
 from calibration.calibfile import CalibrationError, load  # noqa: E402
 from vision import colournet, segnet  # noqa: E402
 from vision.detector import Detector, FrameError  # noqa: E402
-from vision.evaluation import Score, Tally, percentile, sample_images, score  # noqa: E402
+from vision.evaluation import FAULTS, Score, Tally, percentile, sample_images, score  # noqa: E402
 
 GAMES = ("icehouse", "icepirates")
 
@@ -43,9 +43,11 @@ def pose_of(piece) -> str:
 
 
 def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, list, int]:
-    """Scores, tallies by condition, detect times and refused frames of a folder, read by a
-    detector with `models` (`Detector` fields: `reread`, `segment_model`)."""
+    """Scores, tallies by condition (and `faults`: {kind: Counter of what is wrong}), detect
+    times and refused frames of a folder, read by a detector with `models` (`Detector` fields:
+    `reread`, `segment_model`)."""
     total, groups, times, refused = Score(), defaultdict(Tally), [], 0
+    groups["faults"] = defaultdict(Counter)
     detectors = {}
     for image_path, truth, hidden, cal_path in sample_images(folder, GAMES):
         info = truth.extra["render"]
@@ -66,14 +68,16 @@ def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, lis
         image_ok = bool(s.images_right)
         for name, value in conditions.items():
             groups[name].add(value, image_ok)
-        for piece, ok in outcomes:
+        for piece, wrong in outcomes:
+            ok = not wrong
+            groups["faults"][kind_of(piece)][wrong] += bool(wrong)
             groups["kind"].add(kind_of(piece), ok)
             groups["pose"].add(pose_of(piece), ok)
             groups["piece light"].add(conditions["light"], ok)
             groups["piece table"].add(conditions["table"], ok)
         groups["cards on"].count(conditions["table"], s.cards_found, s.cards)
         if verbose or not s.images_right:
-            wrong = [p.id for p, ok in outcomes if not ok]
+            wrong = [f"{p.id}:{fault}" for p, fault in outcomes if fault]
             print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra ({s.uncertain} uncertain)"
                   f"{', wrong ' + ' '.join(wrong) if wrong else ''}")
     return total, groups, times, refused
@@ -106,6 +110,13 @@ def frame_times(folder: Path, models: dict, repeat: int = 3) -> tuple[float, flo
                 detector.detect(frame, truth.game)
                 times[key].append(time.process_time() - start)
     return statistics.median(times["without"]), statistics.median(times["with"])
+
+
+def fault_lines(faults: dict) -> list[str]:
+    """One line per piece kind, and one for all: how many pieces were wrong for each fault."""
+    faults = dict(faults, all=sum(faults.values(), Counter()))
+    return [f"  {kind:9s} " + "  ".join(f"{name} {faults[kind][name]:3d}" for name in FAULTS)
+            for kind in sorted(faults, key=lambda k: (k == "all", k))]
 
 
 def _model(arg: str) -> Path | None:
@@ -145,6 +156,8 @@ def main(argv=None) -> int:
     for name in ("kind", "pose", "piece light", "piece table"):
         print(f"pieces by {name}:")
         print("\n".join(groups[name].lines("")))
+    print("pieces wrong by what (the first of colour, size, pose, heading, position that is wrong):")
+    print("\n".join(fault_lines(groups["faults"])))
     for name in ("light", "table", "plastic", "lens"):
         print(f"images entirely right by {name}:")
         print("\n".join(groups[name].lines("")))

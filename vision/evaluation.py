@@ -87,7 +87,8 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
     Pieces in `hidden` (under a hand) are not scored; detections of them are not extras, nor are
     uncertain detections while a hand is in view (`uncertain` counts every uncertain one). The
     per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`).
-    `outcomes`, when given, gets (true piece, entirely right) for each scored piece."""
+    `outcomes`, when given, gets (true piece, what is wrong: `FAULTS`, or "" when entirely
+    right) for each scored piece."""
     s = Score(images=1)
     hidden_set = set(hidden)
     _score_cards(s, truth, detected, hidden_set)
@@ -100,30 +101,45 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
         s.pieces += 1
         if i not in match:
             if outcomes is not None:
-                outcomes.append((t, False))
+                outcomes.append((t, "missed"))
             continue
         d = detected_pieces[match[i]]
         s.colour += d.color == t.color
         s.size += d.size == t.size
         pose_ok = d.pose == t.pose
         s.pose += pose_ok
-        heading_ok = True
         if pose_ok:
             s.position_mm.append(math.hypot(t.x - d.x, t.y - d.y))
             if t.pose == "lying":
-                err = heading_error(t.heading, d.heading)
-                s.heading_deg.append(err)
-                heading_ok = err <= HEADING_OK
-        right = (d.color == t.color and d.size == t.size and pose_ok and heading_ok
-                 and math.hypot(t.x - d.x, t.y - d.y) <= POSITION_OK)
-        s.all_right += right
+                s.heading_deg.append(heading_error(t.heading, d.heading))
+        wrong = fault(t, d)
+        s.all_right += not wrong
         if outcomes is not None:
-            outcomes.append((t, right))
+            outcomes.append((t, wrong))
     hands = hands_in_view(truth, hidden)
     s.extra = len(unmatched(detected_pieces, used, hands))
     s.uncertain = sum(1 for j, d in enumerate(detected_pieces) if j not in used and d.extra.get("uncertain"))
     s.images_right = int(s.all_right == s.pieces and s.extra == 0)
     return s
+
+
+FAULTS = ("missed", "colour", "size", "pose", "heading", "position")
+
+
+def fault(truth, detected) -> str:
+    """The first of `FAULTS` after "missed" that a detection matched to a true pyramid gets
+    wrong, or "" when it is entirely right."""
+    if detected.color != truth.color:
+        return "colour"
+    if detected.size != truth.size:
+        return "size"
+    if detected.pose != truth.pose:
+        return "pose"
+    if truth.pose == "lying" and heading_error(truth.heading, detected.heading) > HEADING_OK:
+        return "heading"
+    if math.hypot(truth.x - detected.x, truth.y - detected.y) > POSITION_OK:
+        return "position"
+    return ""
 
 
 def _score_cards(s: Score, truth: Scene, detected: Scene, hidden: set) -> None:
