@@ -537,6 +537,22 @@ def test_a_coloured_piece_standing_is_told_from_one_lying_by_its_faces():
         assert distance < 5.0 and read == (t.color, t.size, t.pose), pid
 
 
+def test_a_dark_ship_read_as_an_island_is_fitted_again_as_a_ship():
+    # a committed photoreal frame of the validation split (overcast, linen): dark green ships,
+    # read black in the sea, were fitted as islands (standing larges); the colour network reads
+    # them green, and they were reported as green standing larges. They are fitted again as
+    # ships, lying as they are, two touching ships (s11, sgreen2) as two
+    photoreal = ROOT / "tests" / "data" / "photoreal"
+    truth = scene_from_dict(json.loads((photoreal / "val-s0001-f1.json").read_text()))
+    frame = cv2.imread(str(photoreal / "val-s0001-f1.jpg"))
+    detected = Detector(load(photoreal / "calibration-val-s0001.json")).detect(frame, truth.game)
+    for pid in ("s11", "sgreen2", "s15"):
+        t = next(p for p in truth.pieces if p.id == pid)
+        distance, read = _reading(truth, detected, pid)
+        assert distance < 5.0 and read == (t.color, t.size, t.pose), pid
+    assert not [p for p in detected.pieces if p.color == "green" and p.pose == "standing"]
+
+
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "icetable", *args], capture_output=True, text=True, cwd=ROOT)
 

@@ -114,7 +114,7 @@ class Detector:
             _plain_cloth(view, seg)
         found, cargo = self._classify(view, seg, game, cards)
         if self.reread:
-            found = colournet.reread(view, seg.features, found, self.reread, tuple(game_rules(game, ())))
+            found = self._reread(view, seg, found, cargo, game)
         found += self._cards(view, cards, found, cargo)
         near_hand = self._near_hands(seg.hands, view.mm_per_px)
         at_edge = _at_edge(seg)
@@ -138,6 +138,23 @@ class Detector:
         return scene_from_dict({"format": "icetable-scene/1", "game": game,
                                 "area": {"width": round(w, 1), "height": round(h, 1)},
                                 "pieces": pieces}, "<detected>")
+
+    def _reread(self, view, seg: Segmentation, found: list[Found], cargo: set, game: str) -> list[Found]:
+        """`found` read again by the colour network; a piece off the cards that it reads as a
+        colour the rules treat otherwise (an Ice Pirates island read as a ship's colour) is
+        fitted again as that colour."""
+        rules = game_rules(game, ())
+        before = {id(f): f.fields.get("color") for f in found}
+        found = colournet.reread(view, seg.features, found, self.reread, tuple(rules))
+        out = []
+        for item in found:
+            colour = item.fields.get("color")
+            if id(item) in cargo or rules.get(colour) == rules.get(before[id(item)]):
+                out.append(item)
+            else:
+                out += [f for c in self.classifiers if c.type == item.fields["type"]
+                        for f in c.again_as(view, seg, item, colour, game)] or [item]
+        return out
 
     def home_cards(self, frame: np.ndarray) -> list[Card]:
         """The home cards (postcards) lying in a frame, found as `look` finds them, without

@@ -106,6 +106,8 @@ UNLINED = 0.025            # in Ice Pirates' sea, one clear piece standing whose
 # On a light card a white piece's faces differ less from what is around them, so it looks
 # clearer (white treasure scored up to 0.57 on the rendered homes, clear pieces 0.64 and more).
 CARD_CLEAR_SCORE = 0.62
+REFIT_GROWTH = 3          # px beyond a piece's silhouette whose blob pixels its fit again may take
+REFIT_BUDGET = 2          # pieces a piece read as another colour may be fitted again as (two touching ships)
 CARD_MIN_IOU = 0.55        # a piece on a card fitting its part worse is the card's print or shading
 
 
@@ -322,6 +324,21 @@ class PyramidClassifier:
                 else:
                     out += self._explain_pale(fitter, part, (x0, y0), share, features, priors, faces)
         return [f for f in out if f.iou >= CARD_MIN_IOU] if on_card else out
+
+    def again_as(self, view: TopView, seg: Segmentation, item: Found, colour: str, game: str) -> list[Found]:
+        """A piece another reader (the colour network) reads as `colour`, fitted again as that
+        colour to the blob pixels near its silhouette, of the sizes and poses the rules allow it:
+        fitted as another colour, it had that colour's rules (an Ice Pirates island is a standing
+        large), not its own."""
+        x0, y0 = item.box
+        hh, ww = item.mask.shape
+        labels = seg.labels[y0:y0 + hh, x0:x0 + ww]
+        under = np.unique(labels[item.mask > 0])
+        near = cv2.dilate(item.mask, np.ones((2 * REFIT_GROWTH + 1,) * 2, np.uint8)) > 0
+        part = (np.isin(labels, under[under > 0]) & near).astype(np.uint8)
+        fitter = PyramidFitter(view, self.dims)
+        return self._explain_as(fitter, part, item.box, colour, 1.0, seg.features[y0:y0 + hh, x0:x0 + ww],
+                                Priors(game_rules(game, ())), REFIT_BUDGET)
 
     def _fragment(self, fitter: PyramidFitter, blob: np.ndarray, box, colours: np.ndarray,
                   features: np.ndarray, priors: "Priors", faces: np.ndarray, pale: list,
