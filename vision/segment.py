@@ -44,6 +44,12 @@ NET_REACH = 2.0               # mm: threshold foreground this close to such pixe
 PALE_NEAR = 8.0               # mm: and this close to a clearly bright, colourless pixel where
 NET_WEAK = 0.05               # ... the network's piece probability is over this (wood grain: none)
 ARM_SCALE = 4.0               # mm per pixel at which arms over a repeating cloth are looked for
+SEEN_THROUGH = 0.5            # the network's piece probability over a region the thresholds miss
+SEEN_AREA = (150.0, 2500.0)   # ... of pieces' size (mm^2): clear plastic under diffuse light,
+SEEN_COVER = 0.2              # ... under this share of it threshold foreground,
+SEEN_DIMMED = np.log(0.9)     # ... as dim as clear plastic dims the cloth seen through it (its median),
+SEEN_APART = 1.5              # ... and this far (mm) from foreground beyond it: a shadow touches what casts it
+SEEN_HANDS = 12.0             # mm: nor this close to a hand (an arm's shadow falls apart from it)
 CARD_RIM = 6.0                # mm inside a card's mask that may be a blend of card and cloth
 FACE_REACH = 20.0             # mm from the piece: a large's base is 25 mm, half its diagonal 17.7
 
@@ -209,6 +215,44 @@ def with_network(mask: np.ndarray, p: np.ndarray, features: np.ndarray, faint: n
     return kept
 
 
+def seen_through(mask: np.ndarray, p: np.ndarray, features: np.ndarray, hands: np.ndarray,
+                 mm_per_px: float) -> np.ndarray:
+    """Regions the network reads as a piece where the thresholds' foreground `mask` holds
+    little: clear plastic under diffuse light dims the cloth seen through it evenly, to about
+    0.7-0.85 of it, colourless and without bright edges, under every threshold. Kept when dimmed
+    and colourless (median), of a piece's size, inside the view, away from hands, and apart from
+    the foreground beyond them: a shadow, which the network trained under other lights may read
+    as a piece, lies against the piece that casts it."""
+    sure = cv2.compare(segnet.channel(p, "piece"), SEEN_THROUGH, cv2.CMP_GT)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(sure, connectivity=8)
+    area = stats[:, cv2.CC_STAT_AREA] * mm_per_px ** 2
+    covered = np.bincount(labels[mask > 0], minlength=n)
+    pick = (area >= SEEN_AREA[0]) & (area <= SEEN_AREA[1]) & (covered < SEEN_COVER * stats[:, cv2.CC_STAT_AREA]) \
+        & ~reaches_edge(stats, mask.shape)
+    pick[0] = False
+    out = np.zeros_like(mask)
+    if not pick.any():
+        return out
+    level = level_of(features)
+    chroma = chroma_of(features, level)
+    hand_gap = cv2.distanceTransform(cv2.bitwise_not(hands), cv2.DIST_L2, 5) * mm_per_px
+    for i in np.nonzero(pick)[0]:
+        x, y, w, h = stats[i, :4]
+        m = int(np.ceil(max(SEEN_APART, SEEN_HANDS) / mm_per_px)) + 2
+        y0, y1, x0, x1 = max(0, y - m), min(mask.shape[0], y + h + m), max(0, x - m), min(mask.shape[1], x + w + m)
+        region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        inside = region > 0
+        if np.median(level[y0:y1, x0:x1][inside]) > SEEN_DIMMED or np.median(chroma[y0:y1, x0:x1][inside]) > CHROMA \
+                or hand_gap[y0:y1, x0:x1][inside].min() < SEEN_HANDS:
+            continue
+        beyond = (mask[y0:y1, x0:x1] > 0) & (cv2.dilate(region, np.ones((3, 3), np.uint8)) == 0)
+        if beyond.any() and (cv2.distanceTransform((~beyond).astype(np.uint8), cv2.DIST_L2, 5)[inside].min()
+                             * mm_per_px < SEEN_APART):
+            continue
+        out[y0:y1, x0:x1][inside] = 255
+    return out
+
+
 def fill_holes(mask: np.ndarray) -> np.ndarray:
     """The mask with every region enclosed by foreground filled (faces of clear or white pieces
     that look like the table inside their visible outline)."""
@@ -344,9 +388,13 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         mask[ignore > 0] = 0
     faint, faces = faint_parts(features, mask, hands if ignore is None else hands | ignore, mm_per_px)
     mask |= faint
+    seen = np.zeros_like(mask)
     if model is not None:
-        learned = with_network(mask, segnet.probabilities(features, mm_per_px, model), features, faint, mm_per_px)
-        mask = learned if paper is None else np.where(paper > 0, mask, learned)
+        p = segnet.probabilities(features, mm_per_px, model)
+        learned = with_network(mask, p, features, faint, mm_per_px)
+        if steps is None and "clear" in profile.names:
+            seen = seen_through(learned, p, features, hands, mm_per_px)
+        mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned)
     core = _arm_core(hands, features, profile, mm_per_px)
     colours = np.full(mask.shape, -1, np.int16)
     dist = np.zeros(mask.shape, np.float32)
@@ -355,6 +403,9 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         best, d = profile.classify(features[ys, xs].astype(np.float64))
         colours[ys, xs] = best
         dist[ys, xs] = d
+    clear = seen > 0      # colourless and dimmed, under the coloured threshold: no colour but clear
+    colours[clear] = profile.names.index("clear")
+    dist[clear] = 0.0
     # pieces touching an arm stay pieces; pale skin looks like white plastic, but no piece is
     # as wide as the arm's core
     free = (mask > 0) & (core == 0)
