@@ -16,6 +16,7 @@ import numpy as np
 
 from calibration.colors import REJECT, ColorProfile
 from vision import pattern, segnet
+from vision.shadows import cast_shadows
 
 BACKGROUND_WINDOW = 130.0     # mm, the median window for the empty table
 CHROMA = 0.13                 # log-ratio chroma deviation of a coloured piece
@@ -395,6 +396,11 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
         if steps is None and "clear" in profile.names:
             seen = seen_through(learned, p, features, hands, mm_per_px)
         mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned)
+    shadow = cast_shadows(mask, features, mm_per_px)
+    if paper is not None:
+        shadow[paper > 0] = False
+    mask[shadow] = 0
+    seen[shadow] = 0
     core = _arm_core(hands, features, profile, mm_per_px)
     colours = np.full(mask.shape, -1, np.int16)
     dist = np.zeros(mask.shape, np.float32)
