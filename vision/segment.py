@@ -237,9 +237,9 @@ def seen_through(mask: np.ndarray, p: np.ndarray, features: np.ndarray, hands: n
     level = level_of(features)
     chroma = chroma_of(features, level)
     hand_gap = cv2.distanceTransform(cv2.bitwise_not(hands), cv2.DIST_L2, 5) * mm_per_px
+    m = int(np.ceil(max(SEEN_APART, SEEN_HANDS) / mm_per_px)) + 2
     for i in np.nonzero(pick)[0]:
         x, y, w, h = stats[i, :4]
-        m = int(np.ceil(max(SEEN_APART, SEEN_HANDS) / mm_per_px)) + 2
         y0, y1, x0, x1 = max(0, y - m), min(mask.shape[0], y + h + m), max(0, x - m), min(mask.shape[1], x + w + m)
         region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         inside = region > 0
@@ -393,7 +393,7 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     if model is not None:
         p = segnet.probabilities(features, mm_per_px, model)
         learned = with_network(mask, p, features, faint, mm_per_px)
-        if steps is None and "clear" in profile.names:
+        if paper is None and steps is None and "clear" in profile.names:
             seen = seen_through(learned, p, features, hands, mm_per_px)
         mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned)
     shadow = cast_shadows(mask, features, mm_per_px)
