@@ -48,6 +48,7 @@ def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, lis
     `reread`, `segment_model`)."""
     total, groups, times, refused = Score(), defaultdict(Tally), [], 0
     groups["faults"] = defaultdict(Counter)
+    groups["colours"] = Counter()     # (true colour, colour read) of each piece read another colour
     detectors = {}
     for image_path, truth, hidden, cal_path in sample_images(folder, GAMES):
         info = truth.extra["render"]
@@ -68,16 +69,18 @@ def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, lis
         image_ok = bool(s.images_right)
         for name, value in conditions.items():
             groups[name].add(value, image_ok)
-        for piece, wrong in outcomes:
+        for piece, wrong, read in outcomes:
             ok = not wrong
             groups["faults"][kind_of(piece)][wrong] += bool(wrong)
+            if read is not None and read.color != piece.color:
+                groups["colours"][piece.color, read.color] += 1
             groups["kind"].add(kind_of(piece), ok)
             groups["pose"].add(pose_of(piece), ok)
             groups["piece light"].add(conditions["light"], ok)
             groups["piece table"].add(conditions["table"], ok)
         groups["cards on"].count(conditions["table"], s.cards_found, s.cards)
         if verbose or not s.images_right:
-            wrong = [f"{p.id}:{fault}" for p, fault in outcomes if fault]
+            wrong = [f"{p.id}:{fault}" for p, fault, _ in outcomes if fault]
             print(f"{image_path.name}: {s.all_right}/{s.pieces} right, {s.extra} extra ({s.uncertain} uncertain)"
                   f"{', wrong ' + ' '.join(wrong) if wrong else ''}")
     return total, groups, times, refused
@@ -158,6 +161,8 @@ def main(argv=None) -> int:
         print("\n".join(groups[name].lines("")))
     print("pieces wrong by what (the first of colour, size, pose, heading, position that is wrong):")
     print("\n".join(fault_lines(groups["faults"])))
+    print("colours read wrong (true -> read: pieces): " + ", ".join(
+        f"{t} -> {r}: {n}" for (t, r), n in groups["colours"].most_common()))
     for name in ("light", "table", "plastic", "lens"):
         print(f"images entirely right by {name}:")
         print("\n".join(groups[name].lines("")))

@@ -88,7 +88,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
     uncertain detections while a hand is in view (`uncertain` counts every uncertain one). The
     per-piece figures count pyramids (`SCORED`); cards are counted apart (`_score_cards`).
     `outcomes`, when given, gets (true piece, what is wrong: `FAULTS`, or "" when entirely
-    right) for each scored piece."""
+    right, the detection matched to it or None) for each scored piece."""
     s = Score(images=1)
     hidden_set = set(hidden)
     _score_cards(s, truth, detected, hidden_set)
@@ -101,7 +101,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
         s.pieces += 1
         if i not in match:
             if outcomes is not None:
-                outcomes.append((t, "missed"))
+                outcomes.append((t, "missed", None))
             continue
         d = detected_pieces[match[i]]
         s.colour += d.color == t.color
@@ -115,7 +115,7 @@ def score(truth: Scene, detected: Scene, hidden: tuple = (), outcomes: list | No
         wrong = fault(t, d)
         s.all_right += not wrong
         if outcomes is not None:
-            outcomes.append((t, wrong))
+            outcomes.append((t, wrong, d))
     hands = hands_in_view(truth, hidden)
     s.extra = len(unmatched(detected_pieces, used, hands))
     s.uncertain = sum(1 for j, d in enumerate(detected_pieces) if j not in used and d.extra.get("uncertain"))
