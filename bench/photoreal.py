@@ -72,7 +72,7 @@ def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, lis
         for piece, wrong, read in outcomes:
             ok = not wrong
             groups["faults"][kind_of(piece)][wrong] += bool(wrong)
-            if read is not None and read.color != piece.color:
+            if wrong == "colour":
                 groups["colours"][piece.color, read.color] += 1
             groups["kind"].add(kind_of(piece), ok)
             groups["pose"].add(pose_of(piece), ok)
