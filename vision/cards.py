@@ -213,13 +213,21 @@ def _stock(small: np.ndarray, gray: np.ndarray, mm_per_px: float, s: float,
     ratio = logs - cv2.log(cloth.astype(np.float32) + 2.0)
     level = level_of(ratio)
     plain = chroma_of(ratio, level) < STOCK_CHROMA
+    paper_tint = np.zeros_like(plain)
     if white is not None:
         paper = logs - np.log(white + 2.0).astype(np.float32)
-        plain |= chroma_of(paper, level_of(paper)) < STOCK_CHROMA
-    stock = (level > CONTRAST) & plain & (_textured(gray, mm_per_px, small.shape[1::-1]) == 0)
-    arms = arm_regions(logs, s, stock & ~running_out(stock))
+        paper_tint = chroma_of(paper, level_of(paper)) < STOCK_CHROMA
+    stock = (level > CONTRAST) & (plain | paper_tint) & (_textured(gray, mm_per_px, small.shape[1::-1]) == 0)
+    # stock of the paper's tint is judged apart: a pale grain of wood (stock of the cloth's own
+    # tint) may join a card to the view's edge
+    arms = arm_regions(logs, s, _no_arm(stock) | _no_arm(stock & paper_tint))
     stock &= arms == 0
     return stock, arms
+
+
+def _no_arm(stock: np.ndarray) -> np.ndarray:
+    """The regions of `stock` that do not run out of the view: no arm, whatever their colour."""
+    return stock & ~running_out(stock)
 
 
 def _pale(empty: np.ndarray) -> np.ndarray:
