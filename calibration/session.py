@@ -13,7 +13,7 @@ from calibration.calibfile import Calibration, default_colors
 from calibration.homography import MatNotFound, PlaneFit, find_markers, fit_plane
 from calibration.layout import Layout
 from calibration.paleness import table_paleness
-from vision.camera import focal_from_homography
+from vision.camera import COMMON_HFOV, focal_from_homography
 from vision.camera import intrinsics as intrinsics_for
 
 
@@ -84,7 +84,6 @@ def collect_board_views(frames: Iterable[np.ndarray], wanted: int,
 FOCAL_SPREAD = 0.1      # relative spread of the fitted focal length over which it is uncertain
 CORNER_NOISE = 0.5      # px: how far a found marker corner may be off
 START_HFOVS = (45.0, 65.0, 90.0)    # degrees: fields of view the fit starts from to test it
-PRIOR_HFOV = 65.0       # degrees: a webcam's or phone's field of view, where the views do not tell
 FLAGS = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
          | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
 
@@ -111,7 +110,7 @@ def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndar
     focal. The source is 'uncertain' where fits started from other fields of view
     (START_HFOVS), with the corners moved by CORNER_NOISE, end more than FOCAL_SPREAD apart:
     the views do not pin the focal length down (a plane seen nearly straight down), and the
-    focal length is then a common camera's (PRIOR_HFOV) with k1 fitted to it; else
+    focal length is then a common camera's (COMMON_HFOV) with k1 fitted to it; else
     'estimated'."""
     f = float(np.median([focal_from_homography(fit.H, size) for fit in fits]))
     K = np.array([[f, 0, (size[0] - 1) / 2], [0, f, (size[1] - 1) / 2], [0, 0, 1]])
@@ -129,7 +128,7 @@ def estimate_intrinsics(fits: list[PlaneFit], size) -> tuple[np.ndarray, np.ndar
         focals.append(_calibrate(obj, noisy, size, start)[0][0, 0])
     if (max(focals) - min(focals)) / K2[0, 0] <= FOCAL_SPREAD:
         return K2, dist, "estimated"
-    K2, dist = _calibrate(obj, img, size, intrinsics_for(tuple(size), PRIOR_HFOV), FLAGS | cv2.CALIB_FIX_FOCAL_LENGTH)
+    K2, dist = _calibrate(obj, img, size, intrinsics_for(tuple(size), COMMON_HFOV), FLAGS | cv2.CALIB_FIX_FOCAL_LENGTH)
     return K2, dist, "uncertain"
 
 

@@ -16,7 +16,7 @@ from calibration.paleness import pale_table_warning, plastic_paleness
 from calibration.session import build, collect_mat_views
 from vision.camera import intrinsics, looking_at
 from vision.samples import palette_photo
-from vision.render import random_config, render
+from vision.render import RenderConfig, random_config, render
 from referee.scene import scene_from_dict
 
 EMPTY = scene_from_dict({"format": "icetable-scene/1", "game": "icehouse", "pieces": []})
@@ -175,7 +175,6 @@ def test_a_camera_looking_nearly_straight_down_gets_a_common_cameras_focal_lengt
     # alone it came out 60-360 % off on photoreal train sessions, and 33 % and 135 % off here
     # (heights, sizes and leaning tips with it). An uncertain focal length is a common
     # camera's, within 25 % for these lenses, and k1 is fitted to it
-    from vision.render import RenderConfig
     layout = cards_layout(600, 450)
     K = intrinsics((1280, 720), hfov)
     centre = (300.0 + off, 225.0, -0.95 * K[0, 0])      # mm: the mat and its corner cards just in view

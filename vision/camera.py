@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+COMMON_HFOV = 65.0      # degrees across: a webcam's or phone's field of view, where nothing tells it
+
 
 @dataclass(frozen=True)
 class Camera:
@@ -89,7 +91,7 @@ def pose_from_homography(H: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.n
     return R, -R.T @ t
 
 
-def focal_from_homography(H: np.ndarray, size: tuple[int, int], default_hfov: float = 65.0) -> float:
+def focal_from_homography(H: np.ndarray, size: tuple[int, int], default_hfov: float = COMMON_HFOV) -> float:
     """Focal length (px) from the orthogonality of the table axes, principal point at the image
     centre; falls back to `default_hfov` when the camera looks nearly straight down."""
     w, h = size

@@ -11,9 +11,10 @@ from calibration.intrinsics import calibrate as fit_intrinsics
 from calibration.layout import PALETTE_COLORS, PAPERS, cards_layout, palette_layout, sheet_layout
 from calibration.palette import learn_colors, palette_fit
 from calibration.paleness import pale_table_warning, plastic_paleness
-from calibration.session import PRIOR_HFOV, CalibrationFailed, build, collect_board_views, collect_mat_views
+from calibration.session import CalibrationFailed, build, collect_board_views, collect_mat_views
 from icetable import checks
 from icetable.cli import UserError
+from vision.camera import COMMON_HFOV
 from vision.sources import FrameSourceError, open_frames, read_image
 
 MAX_FRAMES = 300      # frames read from a camera or video before giving up
@@ -124,7 +125,7 @@ def run(args) -> int:
           f"(intrinsics: {calibration.intrinsics}); wrote {Path(args.out)}")
     if calibration.intrinsics == "uncertain":
         print("warning: the views do not pin the lens's focal length down (the camera looks nearly straight "
-              f"down): a common camera's ({PRIOR_HFOV:g} degrees across) is assumed, and heights and sizes may "
+              f"down): a common camera's ({COMMON_HFOV:g} degrees across) is assumed, and heights and sizes may "
               "be off with it; add views at a slant (--views) or calibrate the lens with the ChArUco board "
               "(--charuco)", file=sys.stderr)
     for warning in [pale_table_warning(paleness, layout, white)] + enrol_warnings:
