@@ -393,9 +393,11 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     if model is not None:
         p = segnet.probabilities(features, mm_per_px, model)
         learned = with_network(mask, p, features, faint, mm_per_px)
-        if paper is None and steps is None and "clear" in profile.names:
+        if steps is None and "clear" in profile.names:
             seen = seen_through(learned, p, features, hands, mm_per_px)
-        mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned)
+            if paper is not None:
+                seen[paper > 0] = 0
+        mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned | seen)
     shadow = cast_shadows(mask, features, mm_per_px)
     if paper is not None:
         shadow[paper > 0] = False
