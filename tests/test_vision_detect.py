@@ -12,7 +12,7 @@ from calibration.calibfile import load
 from referee.scene import SCENE_FORMAT, scene_from_dict
 from vision import samples
 from vision.detector import Detector, FrameError
-from vision.evaluation import HEADING_OK, MATCH_MM, POSITION_OK, Score, card_angle_error, heading_error, score
+from vision.evaluation import HEADING_OK, MATCH_MM, Score, card_angle_error, heading_error, score
 from vision.pyramids import Priors, game_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -411,21 +411,6 @@ def test_white_islands_on_a_cloth_nearly_as_pale_are_found(seed, number, islands
         distance, read = _reading(truth, detected, pid)
         assert distance < 5.0 and read == ("white", 3, "standing"), pid
     assert score(truth, detected, hidden).extra == 0
-
-
-def test_islands_darker_than_a_pale_laminate_are_found_beside_the_home_cards():
-    # a committed photoreal Ice Pirates frame of the train split (matte pieces on a pale grey
-    # laminate under a ceiling panel): the white islands are darker than the laminate, under
-    # every threshold, but the segmentation network reads them as pieces. What it sees that the
-    # thresholds miss was kept only on frames without home cards; with the cards in view the
-    # islands were not reported at all. They are now, in their places (two read clear: seen
-    # from above under an even light, white plastic darker than the table looks clear)
-    pale = ROOT / "tests" / "data" / "photoreal" / "pale"
-    truth = scene_from_dict(json.loads((pale / "s0003-f0.json").read_text()))
-    detected = Detector(load(pale / "calibration-s0003.json")).detect(cv2.imread(str(pale / "s0003-f0.jpg")), truth.game)
-    for pid in ("i1", "i2", "i6"):
-        distance, read = _reading(truth, detected, pid)
-        assert distance < POSITION_OK and read[1:] == (3, "standing") and read[0] in ("white", "clear"), pid
 
 
 def test_faint_faces_of_an_island_found_are_no_second_island():

@@ -393,11 +393,9 @@ def segment(image: np.ndarray, mm_per_px: float, profile: ColorProfile,
     if model is not None:
         p = segnet.probabilities(features, mm_per_px, model)
         learned = with_network(mask, p, features, faint, mm_per_px)
-        if steps is None and "clear" in profile.names:
+        if paper is None and steps is None and "clear" in profile.names:
             seen = seen_through(learned, p, features, hands, mm_per_px)
-            if paper is not None:
-                seen[paper > 0] = 0
-        mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned | seen)
+        mask = (learned | seen) if paper is None else np.where(paper > 0, mask, learned)
     shadow = cast_shadows(mask, features, mm_per_px)
     if paper is not None:
         shadow[paper > 0] = False
