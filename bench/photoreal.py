@@ -87,10 +87,13 @@ def measure(folder: Path, verbose: bool, models: dict) -> tuple[Score, dict, lis
 
 
 def focal_errors(folder: Path) -> list[tuple[str, float, float]]:
-    """(session, relative focal length error, k1 error) of each calibration against the truth."""
+    """(session, relative focal length error, k1 error) of each calibration against the truth,
+    for the sessions whose conditions file lies beside it (the committed frames have none)."""
     out = []
     for cal_path in sorted(folder.glob("calibration-s*.json")):
         stem = cal_path.stem.removeprefix("calibration-")
+        if not (folder / f"{stem}-session.json").exists():
+            continue
         truth = json.loads((folder / f"{stem}-session.json").read_text())["optics"]
         cal = load(cal_path)
         out.append((stem, cal.K[0, 0] / truth["K"][0][0] - 1.0, float(cal.dist[0]) - truth["dist"][0]))
