@@ -92,9 +92,10 @@ def focal_errors(folder: Path) -> list[tuple[str, float, float]]:
     out = []
     for cal_path in sorted(folder.glob("calibration-s*.json")):
         stem = cal_path.stem.removeprefix("calibration-")
-        if not (folder / f"{stem}-session.json").exists():
+        session = folder / f"{stem}-session.json"
+        if not session.exists():
             continue
-        truth = json.loads((folder / f"{stem}-session.json").read_text())["optics"]
+        truth = json.loads(session.read_text())["optics"]
         cal = load(cal_path)
         out.append((stem, cal.K[0, 0] / truth["K"][0][0] - 1.0, float(cal.dist[0]) - truth["dist"][0]))
     return out
